@@ -1,0 +1,1 @@
+"""Model access behind one small interface (see `base`): hf (transformers), gguf (llama.cpp), server (HTTP)."""

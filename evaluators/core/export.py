@@ -1,0 +1,71 @@
+"""Export the store as Parquet or CSV files, honouring each benchmark's redistribution policy.
+
+For an `ids-only` benchmark (gated or licensed content such as Base Bench 1.1) the item
+text — predictions, references, raw outputs in `extra` — is dropped; ids, categories and
+correctness stay. `private=True` keeps everything, for sites that are not published.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from evaluators.core.errors import BadInput
+from evaluators.core.store import Store
+
+FORMATS = ("parquet", "csv")
+
+# Columns that may carry item text, per table.
+_TEXT_COLUMNS = {
+    "attempts": ("prediction", "reference", "extra"),
+    "choices": ("extra",),
+}
+
+
+def _select(table: str, columns: list[str], private: bool) -> str:
+    text = set(_TEXT_COLUMNS.get(table, ())) if not private else set()
+    if not text:
+        return f"SELECT * FROM {table}"
+    exprs = [
+        f"CASE WHEN p.policy = 'ids-only' THEN NULL ELSE t.{c} END AS {c}" if c in text else f"t.{c}"
+        for c in columns
+    ]
+    return (
+        f"SELECT {', '.join(exprs)} FROM {table} t JOIN runs r ON r.run_id = t.run_id "
+        f"LEFT JOIN benchmarks p ON p.benchmark = r.benchmark"
+    )
+
+
+EXPORT_TABLES = ("benchmarks", "models", "runs", "attempts", "choices", "scores", "attempt_metrics", "grades",
+                 "server_configs")
+
+
+def export_store(store: Store, out_dir: str | os.PathLike, fmt: str = "parquet", *, private: bool = False,
+                 overwrite: bool = False) -> list[Path]:
+    """Write one file per table into `out_dir` (atomically: all files appear together)."""
+    if fmt not in FORMATS:
+        raise BadInput(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    out = Path(out_dir)
+    if out.exists() and any(out.iterdir()) and not overwrite:
+        raise BadInput(f"{out}: export directory is not empty; choose another")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    written = []
+    try:
+        with store.read() as con:
+            for table in EXPORT_TABLES:
+                columns = [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
+                target = tmp / f"{table}.{fmt}"
+                options = "FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER true"
+                path_sql = str(target).replace("'", "''")
+                con.execute(f"COPY ({_select(table, columns, private)}) TO '{path_sql}' ({options})")
+                written.append(out / target.name)
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(tmp, out)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+    return written

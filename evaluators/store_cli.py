@@ -1,0 +1,110 @@
+"""`bananabench store ...`: inspect, query, export, merge and curate the results store."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+
+from evaluators.core import cliargs
+from evaluators.core.export import FORMATS, export_store
+from evaluators.core.store import Store
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("store", help="inspect, query, export, merge and curate the results store",
+                            description="Inspect, query, export, merge and curate the results store.")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    p = verbs.add_parser("info", help="schema version, row counts and runs")
+    cliargs.add_results(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_info)
+
+    p = verbs.add_parser("query", help="run one read-only SQL statement and print CSV")
+    cliargs.add_results(p)
+    p.add_argument("sql", help="SQL, e.g. \"SELECT * FROM current_runs\"")
+    p.add_argument("--json", action="store_true", help="print JSON lines instead of CSV")
+    p.set_defaults(func=cmd_query)
+
+    p = verbs.add_parser("export", help="write every table as Parquet or CSV files")
+    cliargs.add_results(p)
+    p.add_argument("dir", help="output directory (must be empty or absent)")
+    p.add_argument("--format", choices=FORMATS, default="parquet")
+    p.add_argument("--private", action="store_true",
+                   help="include item text of ids-only benchmarks (never publish such an export)")
+    p.set_defaults(func=cmd_export)
+
+    p = verbs.add_parser("merge", help="bring in runs from another results directory or .duckdb file")
+    cliargs.add_results(p)
+    p.add_argument("other", help="results directory or bananabench.duckdb made elsewhere (e.g. on a GPU box)")
+    p.set_defaults(func=cmd_merge)
+
+    for verb, hidden in (("hide", True), ("unhide", False)):
+        p = verbs.add_parser(verb, help=f"{verb} a run on the leaderboard and site")
+        cliargs.add_results(p)
+        p.add_argument("run_id", metavar="RUN")
+        p.set_defaults(func=cmd_hide, hidden=hidden)
+
+    p = verbs.add_parser("rename-model", help="rename a model in every run and grade")
+    cliargs.add_results(p)
+    p.add_argument("old")
+    p.add_argument("new")
+    p.set_defaults(func=cmd_rename)
+
+
+def cmd_info(args) -> int:
+    store = Store(args.results)
+    info = store.info()
+    runs = store.query(
+        "SELECT run_id, model_name, benchmark, split, status, official, hidden FROM runs ORDER BY started_at"
+    ).dicts()
+    if args.json:
+        print(json.dumps({**info, "runs": runs}, indent=2, default=str))
+        return 0
+    print(f"store: {info['path']}")
+    print(f"schema version: {info['schema_version']}")
+    print("rows: " + ", ".join(f"{k} {v}" for k, v in info["tables"].items()))
+    print("runs: " + (", ".join(f"{k} {v}" for k, v in info["runs_by_status"].items()) or "none"))
+    for r in runs:
+        flags = [r["status"]] + (["official"] if r["official"] else []) + (["hidden"] if r["hidden"] else [])
+        split = f" [{r['split']}]" if r["split"] else ""
+        print(f"  {r['run_id']}  {r['model_name']}  {r['benchmark']}{split}  {' '.join(flags)}")
+    return 0
+
+
+def cmd_query(args) -> int:
+    result = Store(args.results).query(args.sql)
+    if args.json:
+        for row in result.dicts():
+            print(json.dumps(row, default=str))
+        return 0
+    writer = csv.writer(sys.stdout)
+    writer.writerow(result.columns)
+    writer.writerows(result.rows)
+    return 0
+
+
+def cmd_export(args) -> int:
+    files = export_store(Store(args.results), args.dir, args.format, private=args.private)
+    print(f"exported {len(files)} tables to {args.dir}")
+    return 0
+
+
+def cmd_merge(args) -> int:
+    counts = Store(args.results).merge(args.other)
+    print("merged: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    return 0
+
+
+def cmd_hide(args) -> int:
+    Store(args.results).set_hidden(args.run_id, args.hidden)
+    print(f"{'hid' if args.hidden else 'unhid'} {args.run_id}")
+    return 0
+
+
+def cmd_rename(args) -> int:
+    n = Store(args.results).rename_model(args.old, args.new)
+    print(f"renamed {args.old} to {args.new} ({n} runs)")
+    return 0

@@ -1,0 +1,35 @@
+"""Shared fixtures: run the CLI as a real process, temporary results directories."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def cli_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env.setdefault("BANANABENCH_FLUSH_S", "0")
+    env.pop("BANANABENCH_RESULTS", None)
+    env.update(extra or {})
+    return env
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None, cwd: str | os.PathLike | None = None,
+            timeout: float = 600, input: str | None = None) -> subprocess.CompletedProcess:
+    """`bananabench ARGS...` in a fresh interpreter; returns the completed process (text output)."""
+    return subprocess.run(
+        [sys.executable, "-m", "evaluators", *args], env=cli_env(env), cwd=cwd or REPO,
+        capture_output=True, text=True, timeout=timeout, input=input,
+    )
+
+
+@pytest.fixture
+def results(tmp_path: Path) -> Path:
+    return tmp_path / "results"
