@@ -3,7 +3,9 @@
 # Without root it names what to install and fails, so nothing runs half-equipped.
 set -euo pipefail
 
-packages=(podman runc chromium)
+# podman+runc: the agent sandbox; chromium: browser tests and screenshots; golang-go, rustc, cargo, g++:
+# the toolchains agent tasks use (the offline sandbox image mounts the host's /usr read-only).
+packages=(podman runc chromium golang-go rustc cargo g++ python3)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
