@@ -1,0 +1,484 @@
+"""Exact log-likelihoods from an OpenAI-compatible server, or a refusal that says why.
+
+Two ways to get a continuation's conditional log-probs over HTTP, tried in this order:
+
+* **echo**: `/v1/completions` with `echo: true, logprobs: 1` and the prompt as token ids; servers such as
+  vLLM return one log-prob per prompt token (`logprobs.token_logprobs`). Every response passes a hard
+  sanity gate (one finite log-prob <= 0 per prompt token, not all equal, not all zero) or the run stops.
+* **teacher forcing** (llama.cpp's server, which ignores `echo`): for each continuation token one
+  `/completion` request whose prompt is the token ids so far, asking for the next-token distribution
+  (`n_probs`) and reading the target token's log-prob from it. Each worker pins one server slot
+  (`id_slot`) with `cache_prompt`, so a step re-uses the cached prefix and costs about one token.
+  Tokens that are incomplete UTF-8 on their own are banned from *sampling* via `logit_bias` (the server
+  otherwise merges or drops their probability entries); a calibration request proves the reported
+  distribution is the model's own (banned tokens keep their finite log-probs, the whole vocabulary
+  sums to 1), and each step checks the target's entry is present and finite.
+
+A server offering neither is refused (exit 3). No score is ever computed from a missing or
+placeholder log-prob.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaluators.core.backends.base import Backend, LoglikRequest, LoglikResult, ModelIdentity
+from evaluators.core.errors import EvaluationFailure
+from evaluators.core.secrets import register_secret
+
+log = logging.getLogger("bananabench.server")
+
+PROBE_TEXT = "The quick brown fox jumps over the lazy dog. 1, 2, 3"
+FIRST_N_PROBS = 32  # most targets are in the top few; fall back to the whole vocabulary otherwise
+POSITIVE_SLACK = 1e-6  # float rounding can put a log-prob of ~1.0 probability a hair above 0
+SUM_TOLERANCE = 1e-3
+
+
+class Refused(EvaluationFailure):
+    """The server cannot give exact log-likelihoods (exit 3): the message says what it returned."""
+
+
+@dataclass
+class HTTPResult:
+    status: int
+    body: Any  # parsed JSON, or the raw text when it is not JSON
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200 and self.error is None and isinstance(self.body, dict | list)
+
+    def describe(self) -> str:
+        if self.error:
+            return self.error
+        text = self.body if isinstance(self.body, str) else json.dumps(self.body)
+        return f"HTTP {self.status}: {text[:300]}"
+
+
+class HTTP:
+    """Small JSON client: loopback and LAN servers, retries on connection errors and 502/503/504."""
+
+    def __init__(self, base_url: str, *, api_key: str | None = None, timeout: float = 300.0, retries: int = 3):
+        self.base = base_url.rstrip("/")
+        self.api_key = api_key
+        register_secret(api_key)
+        self.timeout = timeout
+        self.retries = retries
+
+    def request(self, method: str, path: str, payload: dict[str, Any] | None = None) -> HTTPResult:
+        data = None if payload is None else json.dumps(payload).encode()
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        last = HTTPResult(0, None, "no attempt")
+        for attempt in range(self.retries + 1):
+            req = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
+            try:
+                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                    return HTTPResult(resp.status, _parse(resp.read()))
+            except urllib.error.HTTPError as exc:
+                last = HTTPResult(exc.code, _parse(exc.read()))
+                if exc.code not in (502, 503, 504):
+                    return last
+            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as exc:
+                reason = getattr(exc, "reason", exc)
+                last = HTTPResult(0, None, f"cannot reach {self.base}{path}: {reason}")
+            time.sleep(min(8.0, 0.5 * 2**attempt))
+        return last
+
+    def get(self, path: str) -> HTTPResult:
+        return self.request("GET", path)
+
+    def post(self, path: str, payload: dict[str, Any]) -> HTTPResult:
+        return self.request("POST", path, payload)
+
+
+def _parse(raw: bytes) -> Any:
+    text = raw.decode("utf-8", "replace")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def check_prompt_logprobs(values: Any, n_prompt: int) -> list[float]:
+    """The sanity gate for echoed prompt log-probs; returns the n_prompt values (first is None) or raises.
+
+    Refuses: a missing list, fewer entries than prompt tokens, a non-number, NaN/inf or positive value
+    after the first token, all values equal (a constant placeholder), or all exactly zero.
+    """
+    if not isinstance(values, list):
+        raise Refused(f"no prompt log-probs (logprobs.token_logprobs is {type(values).__name__})")
+    if len(values) < n_prompt:
+        raise Refused(f"{len(values)} prompt log-probs for {n_prompt} prompt tokens")
+    body = values[1:n_prompt]
+    for k, v in enumerate(body, start=1):
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise Refused(f"prompt log-prob {k} is {v!r}, not a number")
+        if not math.isfinite(v) or v > POSITIVE_SLACK:
+            raise Refused(f"prompt log-prob {k} is {v!r}: not a finite value <= 0")
+    if body and all(v == 0 for v in body):
+        raise Refused(f"all {len(body)} prompt log-probs are exactly 0 (placeholders)")
+    if len(body) >= 2 and len(set(body)) == 1:
+        raise Refused(f"all {len(body)} prompt log-probs equal {body[0]!r} (placeholders)")
+    return [None, *map(float, body)]
+
+
+def _top_logprobs(body: Any) -> list[dict[str, Any]] | None:
+    """The next-token distribution from a llama.cpp `/completion` reply (or None if absent)."""
+    if not isinstance(body, dict):
+        return None
+    probs = body.get("completion_probabilities")
+    if not isinstance(probs, list) or not probs or not isinstance(probs[0], dict):
+        return None
+    top = probs[0].get("top_logprobs")
+    if not isinstance(top, list) or not top:
+        return None
+    return top
+
+
+def _entry(e: Any) -> tuple[int, float] | None:
+    """(token id, log-prob) from one distribution entry, or None when malformed."""
+    if not isinstance(e, dict) or isinstance(e.get("id"), bool) or not isinstance(e.get("id"), int):
+        return None
+    lp = e.get("logprob")
+    if isinstance(lp, bool) or not isinstance(lp, int | float) or not math.isfinite(lp) or lp > POSITIVE_SLACK:
+        return None
+    return e["id"], float(lp)
+
+
+@dataclass
+class ServerStats:
+    """What the scoring cost on the server: requests, prompt tokens it evaluated, full-vocabulary retries."""
+
+    requests: int = 0
+    prompt_tokens_evaluated: int = 0
+    full_vocab_requests: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, prompt_n: int | None, full: bool) -> None:
+        with self.lock:
+            self.requests += 1
+            self.prompt_tokens_evaluated += prompt_n or 0
+            self.full_vocab_requests += int(full)
+
+    def as_dict(self) -> dict[str, int]:
+        return {"requests": self.requests, "prompt_tokens_evaluated": self.prompt_tokens_evaluated,
+                "full_vocab_requests": self.full_vocab_requests}
+
+
+class ServerLoglikBackend(Backend):
+    """Log-likelihood scoring against a running server; `method` says which way was found to work."""
+
+    def __init__(self, base_url: str, *, model: str | None = None, api_key: str | None = None,
+                 concurrency: int | None = None, timeout: float = 300.0):
+        self.http = HTTP(base_url, api_key=api_key, timeout=timeout)
+        self.base_url = self.http.base
+        models = self.http.get("/v1/models")
+        if models.error:
+            raise EvaluationFailure(f"server at {self.base_url} is unreachable: {models.error}")
+        self.model_info = self._choose_model(models.body, model)
+        self.model_name = model or self.model_info.get("id")
+        props = self.http.get("/props")
+        self.props = props.body if props.ok and isinstance(props.body, dict) else None
+        meta = self.model_info.get("meta") if isinstance(self.model_info.get("meta"), dict) else {}
+        self.n_vocab: int | None = meta.get("n_vocab")
+        self._max_length = self._context_length(meta)
+        self._tokenize_style = self._detect_tokenizer()
+        self.stats = ServerStats()
+        self.banned: list[int] = []
+        self.method = self._detect_method()
+        slots = (self.props or {}).get("total_slots") or 1
+        self.workers = max(1, min(concurrency or slots, slots)) if self.method == "teacher_forcing" \
+            else max(1, concurrency or 4)
+        self.identity = ModelIdentity(
+            kind="server", source=self.base_url, server_fingerprint=self._fingerprint(),
+            extra={"model": self.model_name, "loglik_method": self.method, "n_vocab": self.n_vocab,
+                   "build_info": (self.props or {}).get("build_info"),
+                   "model_path": (self.props or {}).get("model_path")},
+        )
+
+    # -- discovery ---------------------------------------------------------------------------------
+
+    def _choose_model(self, body: Any, wanted: str | None) -> dict[str, Any]:
+        data = body.get("data") if isinstance(body, dict) else None
+        if not isinstance(data, list) or not data:
+            if wanted:
+                return {"id": wanted}
+            raise EvaluationFailure(f"server at {self.base_url} lists no models at /v1/models; pass the model name")
+        ids = [m.get("id") for m in data if isinstance(m, dict)]
+        if wanted:
+            for m in data:
+                if isinstance(m, dict) and wanted in (m.get("id"), *(m.get("aliases") or [])):
+                    return m
+            raise EvaluationFailure(f"server at {self.base_url} does not serve {wanted!r} (it lists {ids})")
+        if len(data) > 1:
+            raise EvaluationFailure(f"server at {self.base_url} serves several models {ids}; choose one")
+        return data[0]
+
+    def _context_length(self, meta: dict[str, Any]) -> int | None:
+        if self.props:
+            n = (self.props.get("default_generation_settings") or {}).get("n_ctx")
+            if isinstance(n, int) and n > 0:
+                return n
+        for key in ("max_model_len", "context_length"):
+            if isinstance(self.model_info.get(key), int):
+                return self.model_info[key]
+        n = meta.get("n_ctx") or meta.get("n_ctx_train")
+        return n if isinstance(n, int) and n > 0 else None
+
+    def _detect_tokenizer(self) -> str:
+        llama = self.http.post("/tokenize", {"content": PROBE_TEXT, "add_special": False, "parse_special": False})
+        if llama.ok and isinstance(llama.body.get("tokens"), list):
+            return "llama.cpp"
+        openai = self.http.post("/tokenize", {"model": self.model_name, "prompt": PROBE_TEXT,
+                                              "add_special_tokens": False})
+        if openai.ok and isinstance(openai.body.get("tokens"), list):
+            if isinstance(openai.body.get("max_model_len"), int):
+                self._max_length = self._max_length or openai.body["max_model_len"]
+            return "vllm"
+        raise Refused(
+            f"server at {self.base_url} offers no tokenizer endpoint (/tokenize answered {llama.describe()}), "
+            "so continuation token boundaries cannot be fixed; refusing to score log-likelihoods")
+
+    def tokenize(self, text: str) -> list[int]:
+        if self._tokenize_style == "llama.cpp":
+            res = self.http.post("/tokenize", {"content": text, "add_special": False, "parse_special": False})
+        else:
+            res = self.http.post("/tokenize", {"model": self.model_name, "prompt": text, "add_special_tokens": False})
+        tokens = res.body.get("tokens") if res.ok else None
+        if not isinstance(tokens, list):
+            raise EvaluationFailure(f"tokenizing failed: {res.describe()}")
+        # llama.cpp can return {id, piece} objects when asked for pieces; we never ask, but accept ids only
+        if not all(isinstance(t, int) and not isinstance(t, bool) for t in tokens):
+            raise EvaluationFailure(f"tokenizer returned non-integer tokens: {tokens[:5]}")
+        return tokens
+
+    @property
+    def bos_token_id(self) -> int | None:
+        bos = (self.props or {}).get("bos_token")
+        if not bos or self._tokenize_style != "llama.cpp":
+            return None
+        res = self.http.post("/tokenize", {"content": bos, "add_special": False, "parse_special": True})
+        tokens = res.body.get("tokens") if res.ok else None
+        return tokens[0] if isinstance(tokens, list) and len(tokens) == 1 else None
+
+    @property
+    def max_length(self) -> int | None:
+        return self._max_length
+
+    def _fingerprint(self) -> str:
+        parts = {"model": self.model_name, "meta": self.model_info.get("meta"),
+                 "build_info": (self.props or {}).get("build_info"),
+                 "model_path": (self.props or {}).get("model_path"),
+                 "owned_by": self.model_info.get("owned_by")}
+        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+    def _detect_method(self) -> str:
+        probe = self.tokenize(PROBE_TEXT)
+        echo = self._echo_request(probe)
+        values = _echo_values(echo)
+        if values is not None:
+            check_prompt_logprobs(values, len(probe))  # a broken echo is refused, not worked around
+            return "echo"
+        forcing = self.http.post("/completion", self._forcing_payload(probe, n_probs=FIRST_N_PROBS, slot=None))
+        top = _top_logprobs(forcing.body) if forcing.ok else None
+        if top is None or not any(_entry(e) for e in top):
+            raise Refused(
+                f"server at {self.base_url} gives no prompt log-probs (/v1/completions with echo answered "
+                f"{_describe_echo(echo)}) and no next-token distribution (/completion with n_probs answered "
+                f"{_describe_forcing(forcing)}); exact log-likelihoods are impossible, refusing to score")
+        self._calibrate(probe)
+        return "teacher_forcing"
+
+    def _calibrate(self, probe: list[int]) -> None:
+        """Find partial-UTF-8 tokens to ban, then prove the banned request still reports raw log-probs."""
+        if not self.n_vocab:
+            first = self.http.post("/completion", self._forcing_payload(probe, n_probs=1 << 20, slot=None))
+            top = _top_logprobs(first.body) if first.ok else None
+            self.n_vocab = len(top) if top else None
+        if not self.n_vocab:
+            raise Refused(f"server at {self.base_url}: cannot learn the vocabulary size for teacher forcing")
+        full = self.http.post("/completion", self._forcing_payload(probe, n_probs=self.n_vocab, slot=None))
+        dist = self._distribution(full, "calibration")
+        self.banned = sorted(_partial_utf8_ids(_top_logprobs(full.body)))
+        if self.banned:
+            biased = self.http.post("/completion", self._forcing_payload(probe, n_probs=self.n_vocab, slot=None))
+            after = self._distribution(biased, "calibration with banned partial-UTF-8 tokens")
+            missing = [t for t in self.banned if t not in after]
+            moved = [t for t in dist if t in after and abs(dist[t] - after[t]) > 1e-4]
+            if missing or moved:
+                raise Refused(
+                    f"server at {self.base_url} reports biased log-probs when tokens are banned via logit_bias "
+                    f"({len(missing)} banned tokens missing, {len(moved)} values changed); refusing to score")
+
+    def _distribution(self, res: HTTPResult, what: str) -> dict[int, float]:
+        top = _top_logprobs(res.body) if res.ok else None
+        entries = [_entry(e) for e in top or []]
+        if not top or any(e is None for e in entries):
+            raise Refused(f"server at {self.base_url}: {what} returned a malformed distribution: {res.describe()}")
+        dist = dict(entries)
+        total = math.fsum(math.exp(v) for v in dist.values())
+        if len(dist) != self.n_vocab or abs(total - 1.0) > SUM_TOLERANCE:
+            raise Refused(f"server at {self.base_url}: {what} returned {len(dist)} of {self.n_vocab} tokens with "
+                          f"probabilities summing to {total:.6f}, not the model's full distribution")
+        return dist
+
+    # -- requests ----------------------------------------------------------------------------------
+
+    def _echo_request(self, prompt: list[int]) -> HTTPResult:
+        return self.http.post("/v1/completions", {
+            "model": self.model_name, "prompt": prompt, "max_tokens": 1, "temperature": 0.0,
+            "echo": True, "logprobs": 1})
+
+    def _forcing_payload(self, prompt: list[int], *, n_probs: int, slot: int | None) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "prompt": prompt, "n_predict": 1, "n_probs": n_probs, "temperature": 0.0, "cache_prompt": True,
+            "post_sampling_probs": False, "stream": False}
+        if slot is not None:
+            payload["id_slot"] = slot
+        if self.banned:
+            payload["logit_bias"] = [[t, False] for t in self.banned]
+        return payload
+
+    # -- scoring -----------------------------------------------------------------------------------
+
+    def loglikelihood(self, requests: Sequence[LoglikRequest]) -> Iterator[tuple[int, LoglikResult]]:
+        for i, req in enumerate(requests):
+            if not req.context or not req.continuation:
+                raise ValueError(f"request {i}: empty context or continuation")
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for i, req in enumerate(requests):
+            groups.setdefault(tuple(req.context), []).append(i)
+        units = list(groups.values())
+        free_slots = list(range(self.workers))
+        slot_lock = threading.Lock()
+
+        def run(unit: list[int]) -> list[tuple[int, LoglikResult]]:
+            with slot_lock:
+                slot = free_slots.pop()
+            try:
+                return [(i, self._score(requests[i], slot)) for i in unit]
+            finally:
+                with slot_lock:
+                    free_slots.append(slot)
+
+        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="loglik-http") as pool:
+            pending = {pool.submit(run, u) for u in units[: self.workers * 2]}
+            queued = iter(units[self.workers * 2:])
+            try:
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        yield from fut.result()
+                        nxt = next(queued, None)
+                        if nxt is not None:
+                            pending.add(pool.submit(run, nxt))
+            finally:
+                for fut in pending:
+                    fut.cancel()
+
+    def _score(self, req: LoglikRequest, slot: int) -> LoglikResult:
+        if self.method == "echo":
+            return self._score_echo(req)
+        return self._score_forcing(req, slot)
+
+    def _score_echo(self, req: LoglikRequest) -> LoglikResult:
+        prompt = [*req.context, *req.continuation]
+        res = self._echo_request(prompt)
+        values = _echo_values(res)
+        if values is None:
+            raise Refused(f"server at {self.base_url} stopped returning prompt log-probs: {_describe_echo(res)}")
+        lps = check_prompt_logprobs(values, len(prompt))[len(req.context):]
+        self.stats.add(len(prompt), False)
+        return LoglikResult(logprob_sum=math.fsum(lps), n_tokens=len(lps), token_logprobs=lps)
+
+    def _score_forcing(self, req: LoglikRequest, slot: int) -> LoglikResult:
+        prefix = list(req.context)
+        lps: list[float] = []
+        greedy = True
+        for target in req.continuation:
+            lp, top = self._next_logprob(prefix, target, slot)
+            lps.append(lp)
+            greedy = greedy and top == target
+            prefix.append(target)
+        return LoglikResult(logprob_sum=math.fsum(lps), n_tokens=len(lps), token_logprobs=lps, is_greedy=greedy)
+
+    def _next_logprob(self, prompt: list[int], target: int, slot: int) -> tuple[float, int]:
+        """log p(target | prompt) and the argmax token, from the server's next-token distribution."""
+        for n_probs in (min(FIRST_N_PROBS, self.n_vocab), self.n_vocab):
+            res = self.http.post("/completion", self._forcing_payload(prompt, n_probs=n_probs, slot=slot))
+            top = _top_logprobs(res.body) if res.ok else None
+            if top is None:
+                raise Refused(f"server at {self.base_url} returned no next-token distribution: {res.describe()}")
+            entries = [_entry(e) for e in top]
+            if any(e is None for e in entries):
+                bad = next(e for e, ok in zip(top, entries, strict=True) if ok is None)
+                raise Refused(f"server at {self.base_url} returned a malformed log-prob entry {bad!r}")
+            timings = res.body.get("timings") if isinstance(res.body.get("timings"), dict) else {}
+            self.stats.add(timings.get("prompt_n"), n_probs == self.n_vocab)
+            if len(entries) >= 2 and len({lp for _, lp in entries}) == 1:
+                raise Refused(f"server at {self.base_url} returned {len(entries)} identical log-probs (placeholders)")
+            found = dict(entries)
+            best = max(entries, key=lambda e: e[1])[0]
+            if target in found:
+                return found[target], best
+            if n_probs == self.n_vocab:
+                raise Refused(f"server at {self.base_url} left token {target} out of the full {self.n_vocab}-token "
+                              "distribution; refusing to score with a missing log-prob")
+        raise AssertionError("unreachable")
+
+
+def _echo_values(res: HTTPResult) -> list[Any] | None:
+    """`choices[0].logprobs.token_logprobs` when the reply has the legacy completions echo shape."""
+    if not res.ok or not isinstance(res.body, dict):
+        return None
+    choices = res.body.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return None
+    lp = choices[0].get("logprobs")
+    if not isinstance(lp, dict) or "token_logprobs" not in lp:
+        return None
+    return lp["token_logprobs"] if lp["token_logprobs"] is not None else []
+
+
+def _describe_echo(res: HTTPResult) -> str:
+    if not res.ok:
+        return res.describe()
+    choices = res.body.get("choices") if isinstance(res.body, dict) else None
+    lp = choices[0].get("logprobs") if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
+    if lp is None:
+        return "no logprobs at all"
+    if isinstance(lp, dict) and "content" in lp:
+        return "log-probs of generated tokens only (chat shape `logprobs.content`): echo is ignored"
+    return f"logprobs without token_logprobs ({sorted(lp) if isinstance(lp, dict) else type(lp).__name__})"
+
+
+def _describe_forcing(res: HTTPResult) -> str:
+    if not res.ok:
+        return res.describe()
+    return "no completion_probabilities with token ids and log-probs"
+
+
+def _partial_utf8_ids(top: list[dict[str, Any]] | None) -> set[int]:
+    """Token ids whose bytes are not valid UTF-8 on their own (a fragment of a multi-byte character)."""
+    ids = set()
+    for e in top or []:
+        raw = e.get("bytes") if isinstance(e, dict) else None
+        if isinstance(raw, list) and raw:
+            try:
+                bytes(raw).decode("utf-8")
+            except (UnicodeDecodeError, ValueError):
+                ids.add(e["id"])
+    return ids
