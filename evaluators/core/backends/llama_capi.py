@@ -38,6 +38,7 @@ log = logging.getLogger("bananabench.llama")
 
 LAYOUT_BUILD = 11549  # llama.cpp build whose llama.h the offsets below were read from
 GGML_TYPE_F32 = 0
+LLAMA_MAX_SEQ = 256
 FLASH_ATTN_DISABLED = 0
 
 
@@ -230,12 +231,12 @@ class Library:
             fn = getattr(self.lib, name)
             fn.restype = restype
             fn.argtypes = argtypes
+        self._check_defaults()
         self.logs: deque[str] = deque(maxlen=400)
         self._log_lock = threading.Lock()
         self._log_callback = LOG_CALLBACK(self._on_log)  # kept referenced: llama.cpp holds the pointer
         self.lib.llama_log_set(self._log_callback, None)
         self.lib.llama_backend_init()
-        self._check_defaults()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.lib, name)
@@ -311,6 +312,9 @@ class Model:
 
     def __init__(self, path: Path, *, n_ctx: int | None, n_batch: int, n_seq_max: int, threads: int,
                  n_gpu_layers: int):
+        for name, value in (("n_ctx", n_ctx or 1), ("n_batch", n_batch), ("n_seq_max", n_seq_max), ("threads", threads)):
+            if value < 1:
+                raise BadInput(f"{name} must be at least 1, got {value}")
         self.lib = library()
         if not path.is_file():
             raise BadInput(f"{path}: no such GGUF file")
@@ -334,6 +338,9 @@ class Model:
                                   or self.lib.llama_model_is_hybrid(self.model))
             want_ctx = n_ctx or min(self.n_ctx_train, 4096)
             batch = min(n_batch, want_ctx)
+            # llama.cpp reserves one logits row per sequence and asserts (aborting the process) when
+            # that exceeds its per-batch output limit, which is n_batch here
+            n_seq_max = min(n_seq_max, batch, LLAMA_MAX_SEQ)
             self.lib.take_log()
             params = self.lib.context_params(
                 n_ctx=want_ctx, n_batch=batch, n_ubatch=min(512, batch), n_seq_max=n_seq_max,
@@ -359,7 +366,9 @@ class Model:
                "n_threads_batch": lib.llama_n_threads_batch(ctx)}
         want = {"n_ctx": n_ctx, "n_batch": n_batch, "n_seq_max": n_seq_max, "n_threads": threads,
                 "n_threads_batch": threads}
-        problems = [f"{k}={got[k]} (asked {want[k]})" for k in want if got[k] != want[k]]
+        # llama.cpp pads the context up to a multiple of 256 cells
+        problems = [f"{k}={got[k]} (asked {want[k]})" for k in want
+                    if got[k] != want[k] and not (k == "n_ctx" and got[k] > want[k])]
         reported = dict(_CONTEXT_LOG.findall("".join(lines)))
         if reported.get("flash_attn") != "disabled":
             problems.append(f"flash_attn={reported.get('flash_attn', 'unreported')} (asked disabled)")

@@ -94,7 +94,7 @@ class HTTP:
             except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as exc:
                 reason = getattr(exc, "reason", exc)
                 last = HTTPResult(0, None, f"cannot reach {self.base}{path}: {reason}")
-            time.sleep(min(8.0, 0.5 * 2**attempt))
+            time.sleep(min(4.0, 0.25 * 2**attempt))
         return last
 
     def get(self, path: str) -> HTTPResult:
@@ -314,21 +314,26 @@ class ServerLoglikBackend(Backend):
         dist = self._distribution(full, "calibration")
         self.banned = sorted(_partial_utf8_ids(_top_logprobs(full.body)))
         if self.banned:
+            what = "calibration with banned partial-UTF-8 tokens"
             biased = self.http.post("/completion", self._forcing_payload(probe, n_probs=self.n_vocab, slot=None))
-            after = self._distribution(biased, "calibration with banned partial-UTF-8 tokens")
+            after = self._distribution(biased, what, complete=False)
             missing = [t for t in self.banned if t not in after]
             moved = [t for t in dist if t in after and abs(dist[t] - after[t]) > 1e-4]
             if missing or moved:
                 raise Refused(
                     f"server at {self.base_url} reports biased log-probs when tokens are banned via logit_bias "
                     f"({len(missing)} banned tokens missing, {len(moved)} values changed); refusing to score")
+            self._distribution(biased, what)
 
-    def _distribution(self, res: HTTPResult, what: str) -> dict[int, float]:
+    def _distribution(self, res: HTTPResult, what: str, complete: bool = True) -> dict[int, float]:
+        """The reply's next-token distribution; with `complete`, it must be the whole vocabulary summing to 1."""
         top = _top_logprobs(res.body) if res.ok else None
         entries = [_entry(e) for e in top or []]
         if not top or any(e is None for e in entries):
             raise Refused(f"server at {self.base_url}: {what} returned a malformed distribution: {res.describe()}")
         dist = dict(entries)
+        if not complete:
+            return dist
         total = math.fsum(math.exp(v) for v in dist.values())
         if len(dist) != self.n_vocab or abs(total - 1.0) > SUM_TOLERANCE:
             raise Refused(f"server at {self.base_url}: {what} returned {len(dist)} of {self.n_vocab} tokens with "

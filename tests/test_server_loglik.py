@@ -1,0 +1,112 @@
+"""Server log-likelihoods: exact against the in-process backend on a real llama.cpp server, and refusals."""
+
+from __future__ import annotations
+
+import socket
+
+import numpy as np
+import pytest
+
+from evaluators.core.backends.gguf import GGUFBackend
+from evaluators.core.backends.server_loglik import Refused, ServerLoglikBackend
+from evaluators.core.errors import EvaluationFailure
+from tests.loglik_standin import StandIn
+from tests.test_gguf_backend import make_requests
+
+
+@pytest.fixture(scope="module")
+def gguf(tiny_model):
+    with GGUFBackend(tiny_model["gguf"], threads=1) as backend:
+        yield backend
+
+
+@pytest.fixture(scope="module")
+def llama_server(tiny_model):
+    from evaluators.core.llamacpp import LlamaServer
+
+    with LlamaServer(tiny_model["gguf"], n_ctx=4096, parallel=2, exact=True, threads=1) as server:
+        yield server
+
+
+def mean_logprobs(results: dict, n: int) -> np.ndarray:
+    return np.array([results[i].logprob_sum / results[i].n_tokens for i in range(n)])
+
+
+def assert_same_scores(expected: dict, got: dict, n: int, choices: int = 4) -> None:
+    a, b = mean_logprobs(expected, n), mean_logprobs(got, n)
+    assert np.max(np.abs(a - b)) <= 1e-4
+    assert (a.reshape(-1, choices).argmax(1) == b.reshape(-1, choices).argmax(1)).all()
+
+
+@pytest.mark.slow
+def test_teacher_forcing_on_llama_cpp_matches_in_process_scoring(gguf, llama_server):
+    backend = ServerLoglikBackend(llama_server.base_url)
+    assert backend.method == "teacher_forcing"
+    assert backend.workers == 2  # one per server slot
+    assert backend.banned, "the byte-level vocabulary has partial UTF-8 tokens to keep from being sampled"
+    assert backend.tokenize(" café 日本 🍌 (x)") == gguf.tokenize(" café 日本 🍌 (x)")
+    assert backend.max_length == 2048 and backend.bos_token_id == gguf.bos_token_id
+    reqs = make_requests(gguf.tokenize, 6, seed=11)
+    expected = dict(gguf.loglikelihood(reqs))
+    got = dict(backend.loglikelihood(reqs))
+    assert sorted(got) == list(range(len(reqs)))
+    assert_same_scores(expected, got, len(reqs))
+    assert all(got[i].is_greedy == expected[i].is_greedy for i in got)
+    # the pinned slot's prompt cache makes a step cost about one token, not the whole prefix again
+    steps = sum(len(r.continuation) for r in reqs)
+    contexts = sum(len(r.context) for r in reqs[::4])
+    assert backend.stats.prompt_tokens_evaluated <= contexts + 2 * backend.stats.requests
+    assert backend.stats.requests >= steps
+    assert backend.identity.extra["loglik_method"] == "teacher_forcing"
+
+
+def test_echoed_prompt_logprobs_are_used(tiny_model, gguf):
+    reqs = make_requests(gguf.tokenize, 4, seed=12)
+    with StandIn(tiny_model["gguf"], "vllm") as server:
+        backend = ServerLoglikBackend(server.base_url)
+        assert backend.method == "echo"
+        got = dict(backend.loglikelihood(reqs))
+    assert_same_scores(dict(gguf.loglikelihood(reqs)), got, len(reqs))
+
+
+@pytest.mark.parametrize(("mode", "why"), [
+    ("vllm-no-logprobs", "gives no prompt log-probs .* no next-token distribution .*HTTP 404"),
+    ("vllm-zeros", "are exactly 0"),
+    ("vllm-constant", "all .* prompt log-probs equal -1.0"),
+    ("vllm-short", r"prompt log-probs for \d+ prompt tokens"),
+    ("vllm-nulls", "is None, not a number"),
+    ("vllm-positive", "not a finite value <= 0"),
+    ("llama-no-forcing", "echo is ignored.*no next-token distribution"),
+    ("llama-placeholder", "not the model's full distribution"),
+    ("llama-biased", "biased log-probs"),
+])
+def test_servers_without_exact_logprobs_are_refused(tiny_model, mode, why):
+    with StandIn(tiny_model["gguf"], mode) as server, pytest.raises(Refused, match=why) as info:
+        ServerLoglikBackend(server.base_url)
+    assert info.value.exit_code == 3
+
+
+def test_a_server_that_breaks_mid_run_stops_the_run(tiny_model, gguf):
+    reqs = make_requests(gguf.tokenize, 2, seed=13)
+    with StandIn(tiny_model["gguf"], "vllm-breaks-later") as server:
+        backend = ServerLoglikBackend(server.base_url)  # its probe is answered correctly
+        with pytest.raises(Refused, match="exactly 0"):
+            list(backend.loglikelihood(reqs))
+
+
+def test_a_target_missing_from_the_distribution_is_refused(tiny_model, gguf):
+    reqs = make_requests(gguf.tokenize, 1, seed=14, choices=1)
+    first = reqs[0].continuation[0]
+    with StandIn(tiny_model["gguf"], "llama-drops-target", drop=frozenset({first})) as server:
+        backend = ServerLoglikBackend(server.base_url)
+        assert backend.method == "teacher_forcing" and backend.banned == [5, 6]
+        with pytest.raises(Refused, match=f"left token {first} out"):
+            list(backend.loglikelihood(reqs))
+
+
+def test_an_unreachable_server_is_an_evaluation_failure():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(EvaluationFailure, match="unreachable"):
+        ServerLoglikBackend(f"http://127.0.0.1:{port}")
