@@ -58,6 +58,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--log", metavar="FILE", default=None, help="append llama.cpp's log to FILE")
     p.set_defaults(func=cmd_serve)
 
+    p = verbs.add_parser(
+        "download", help="fetch a Hub repo (model or dataset) into the local Hugging Face cache",
+        description="Download a model (or dataset) repo from the Hugging Face Hub into huggingface_hub's cache "
+                    "(HF_HOME / HF_HUB_CACHE), so later runs work offline; prints the local path and the commit "
+                    "it resolved to. Token: HF_TOKEN, else `hf auth login`'s, else asked on the terminal when "
+                    "the repo is gated or private.",
+    )
+    p.add_argument("repo_id", metavar="OWNER/NAME", help="Hub repo id")
+    p.add_argument("files", nargs="*", metavar="FILE", help="only these files (default: the whole repo)")
+    p.add_argument("--repo-type", choices=("model", "dataset"), default="model", help="default: model")
+    p.add_argument("--revision", default=None, help="branch, tag or commit (default: main)")
+    p.add_argument("--include", action="append", default=None, metavar="GLOB",
+                   help="only files matching GLOB (repeatable; ignored when FILEs are given)")
+    p.set_defaults(func=cmd_download)
+
 
 def cmd_list(args) -> int:
     rows = Store(args.results).query(
@@ -102,6 +117,24 @@ def cmd_serve(args) -> int:
             print(f"bananabench: error: the llama.cpp server exited with status {code}", file=sys.stderr)
             return 3
     print("stopped", flush=True)
+    return 0
+
+
+def cmd_download(args) -> int:
+    from evaluators.core import data
+
+    if args.files:
+        revision = args.revision
+        paths = []
+        for name in args.files:
+            path, revision = data.download_file(args.repo_id, name, repo_type=args.repo_type, revision=revision)
+            paths.append(str(path))
+        out = {"repo_id": args.repo_id, "repo_type": args.repo_type, "revision": revision, "files": paths}
+    else:
+        folder, revision = data.snapshot(args.repo_id, repo_type=args.repo_type, revision=args.revision,
+                                         allow_patterns=args.include)
+        out = {"repo_id": args.repo_id, "repo_type": args.repo_type, "revision": revision, "path": str(folder)}
+    print(json.dumps(out, indent=2))
     return 0
 
 
