@@ -89,6 +89,7 @@ def test_logprobs_match_a_transformers_forward_pass(backend, hf):
 
 
 @pytest.mark.parametrize("options", [
+    {"window": 1 << 20},  # as many items per KV window as the cache holds
     {"n_batch": 7},  # many decode calls per window, cutting through shared contexts
     {"n_ctx": 256},  # few items per KV window; the long item's four choices need two windows
     {"n_seq_max": 3},  # four choices per context do not fit one unit

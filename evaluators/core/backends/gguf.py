@@ -3,11 +3,18 @@
 Scoring follows llama.cpp's own multiple-choice evaluation (the perplexity tool's HellaSwag mode):
 requests that share a context form one unit; the context tokens enter the batch once, tagged with
 one sequence id per continuation, and each continuation follows in its own sequence. A unified KV
-cache lets every continuation attend to the single copy of the context. Several units are packed
-into one KV window (up to `n_ctx` cells and `n_seq_max` sequences), decoded in chunks of at most
-`n_batch` tokens; only positions whose next-token log-prob is needed request logits, and the
+cache lets every continuation attend to the single copy of the context. Small units are packed
+into one KV window of at most `window` cells (and `n_seq_max` sequences), decoded in chunks of at
+most `n_batch` tokens; only positions whose next-token log-prob is needed request logits, and the
 log-softmax is taken in float32. Flash attention is off and the KV cache is f32, which makes the
 numbers match a float32 transformers forward pass to ~1e-6.
+
+Windows stay small on purpose: without flash attention every token attends over every cell of
+the window (other sequences' cells are masked, not skipped), so packing many items into one big
+window costs more than it saves. Measured on CPU with a 58M-parameter model and Base-Bench-shaped
+items: one item per window is 2.4x faster than 1024-cell windows. `n_ctx` (the KV cache size)
+bounds the longest request; a context whose continuations together do not fit is scored in several
+units, each holding the context again.
 """
 
 from __future__ import annotations
@@ -58,11 +65,12 @@ class GGUFBackend(Backend):
     """A GGUF model scored by llama.cpp in this process; exact (float32 log-softmax, no flash attention)."""
 
     def __init__(self, path: str | os.PathLike, *, threads: int | None = None, n_gpu_layers: int = 0,
-                 n_ctx: int | None = None, n_batch: int = 2048, n_seq_max: int = 64):
+                 n_ctx: int | None = None, n_batch: int = 2048, n_seq_max: int = 64, window: int = 512):
         self.path = Path(path)
         self.threads = threads or os.cpu_count() or 1
         self.model = Model(self.path, n_ctx=n_ctx, n_batch=n_batch, n_seq_max=n_seq_max, threads=self.threads,
                            n_gpu_layers=n_gpu_layers)
+        self.window = window
         self.share_prefix = not self.model.recurrent  # recurrent states cannot share one prefix cell
         self.max_outputs = max(1, min(self.model.n_batch, LOGITS_BUDGET_BYTES // (4 * self.model.n_vocab)))
         lib = self.model.lib
@@ -138,9 +146,10 @@ class GGUFBackend(Backend):
     def _windows(self, units: list[_Unit], requests: Sequence[LoglikRequest]) -> Iterator[list[_Unit]]:
         window: list[_Unit] = []
         cells = seqs = 0
+        limit = min(self.window, self.model.n_ctx)
         for unit in units:
             c, s = unit.cells(requests), len(unit.members)
-            if window and (cells + c > self.model.n_ctx or seqs + s > self.model.n_seq_max):
+            if window and (cells + c > limit or seqs + s > self.model.n_seq_max):
                 yield window
                 window, cells, seqs = [], 0, 0
             window.append(unit)

@@ -33,12 +33,14 @@ from typing import Any
 import numpy as np
 
 from evaluators.core.errors import BadInput, EvaluationFailure
+from evaluators.core.llamacpp import check_gguf
 
 log = logging.getLogger("bananabench.llama")
 
 LAYOUT_BUILD = 11549  # llama.cpp build whose llama.h the offsets below were read from
 GGML_TYPE_F32 = 0
 LLAMA_MAX_SEQ = 256
+GGML_LOG_WARN, GGML_LOG_CONT = 3, 5
 FLASH_ATTN_DISABLED = 0
 
 
@@ -232,7 +234,7 @@ class Library:
             fn.restype = restype
             fn.argtypes = argtypes
         self._check_defaults()
-        self.logs: deque[str] = deque(maxlen=400)
+        self.logs: deque[tuple[int, str]] = deque(maxlen=400)  # (ggml log level, text)
         self._log_lock = threading.Lock()
         self._log_callback = LOG_CALLBACK(self._on_log)  # kept referenced: llama.cpp holds the pointer
         self.lib.llama_log_set(self._log_callback, None)
@@ -245,17 +247,22 @@ class Library:
         if text:
             line = text.decode("utf-8", "replace")
             with self._log_lock:
-                self.logs.append(line)
+                if level == GGML_LOG_CONT and self.logs:
+                    level = self.logs[-1][0]
+                self.logs.append((level, line))
             log.debug("llama.cpp: %s", line.rstrip())
 
-    def recent_log(self, n: int = 8) -> str:
+    def recent_log(self, n: int = 4) -> str:
+        """The last warnings and errors llama.cpp logged (else its last lines), for error messages."""
         with self._log_lock:
-            lines = [line.strip() for line in list(self.logs)[-n:] if line.strip()]
-        return " | ".join(lines)
+            entries = list(self.logs)
+        serious = [text for level, text in entries if level >= GGML_LOG_WARN]
+        lines = [line.strip() for line in (serious or [text for _, text in entries])[-n:] if line.strip()]
+        return " | ".join(lines) or "(llama.cpp logged nothing)"
 
     def take_log(self) -> list[str]:
         with self._log_lock:
-            lines = list(self.logs)
+            lines = [text for _, text in self.logs]
             self.logs.clear()
         return lines
 
@@ -315,13 +322,8 @@ class Model:
         for name, value in (("n_ctx", n_ctx or 1), ("n_batch", n_batch), ("n_seq_max", n_seq_max), ("threads", threads)):
             if value < 1:
                 raise BadInput(f"{name} must be at least 1, got {value}")
+        self.path = check_gguf(path)
         self.lib = library()
-        if not path.is_file():
-            raise BadInput(f"{path}: no such GGUF file")
-        with open(path, "rb") as fh:
-            if fh.read(4) != b"GGUF":
-                raise BadInput(f"{path}: not a GGUF file (no GGUF magic at the start)")
-        self.path = path
         self.lib.take_log()
         self.model = self.lib.llama_model_load_from_file(
             str(path).encode(), self.lib.model_params(n_gpu_layers=n_gpu_layers))

@@ -7,7 +7,7 @@ any OpenAI-compatible endpoint works for generation.
 - Model choice: `--model-id` if given, else the only model, else the one loaded model, else
   the one model whose id matches `--name`; otherwise stop and list the candidates.
 - Context window, first source that answers: `--ctx`, `/props?model=<id>` (n_ctx), the
-  router's launch arguments (`-c`, divided by `-np` unless `--kv-unified`), `/slots`;
+  model entry's `max_model_len` (vLLM), the router's launch arguments (`-c`, divided by `-np` unless `--kv-unified`), `/slots`;
   otherwise stop and ask for `--ctx`. The source is reported with the value.
 - The server configuration (`/props`, `/models`, `/slots`, router args and preset) is
   captured with a fingerprint so results say exactly what answered (`record_server_config`
@@ -406,6 +406,8 @@ def discover(base_url: str, *, model_id: str | None = None, name: str | None = N
         n_ctx, source = ctx, "--ctx"
     elif (props_ctx := _props_ctx(props)) is not None:
         n_ctx, source = props_ctx, f"/props?model={chosen} (n_ctx)"
+    elif isinstance(entry.get("max_model_len"), int) and entry["max_model_len"] > 0:  # vLLM
+        n_ctx, source = entry["max_model_len"], "/v1/models (max_model_len)"
     elif args and (from_args := ctx_from_args(args)) is not None:
         n_ctx, source = from_args
     elif (slot_ctx := _slots_ctx(slots)) is not None:

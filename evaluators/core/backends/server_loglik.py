@@ -20,27 +20,35 @@ placeholder log-prob.
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 import json
 import logging
 import math
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaluators.core.backends.base import Backend, LoglikRequest, LoglikResult, ModelIdentity
+from evaluators.core.backends.base import Backend, LoglikRequest, LoglikResult
+from evaluators.core.backends.server import (
+    TRANSIENT_ERRORS,
+    HttpClient,
+    HttpError,
+    RetryPolicy,
+    ServerInfo,
+    ServerUnavailable,
+    _describe,
+    _model_entries,
+    discover,
+)
 from evaluators.core.errors import EvaluationFailure
-from evaluators.core.secrets import register_secret
 
 log = logging.getLogger("bananabench.server")
 
 PROBE_TEXT = "The quick brown fox jumps over the lazy dog. 1, 2, 3"
-FIRST_N_PROBS = 32  # most targets are in the top few; fall back to the whole vocabulary otherwise
+N_PROBS_STEPS = (32, 1024)  # most targets are among the top few; then widen, finally the whole vocabulary
 POSITIVE_SLACK = 1e-6  # float rounding can put a log-prob of ~1.0 probability a hair above 0
 SUM_TOLERANCE = 1e-3
 
@@ -50,66 +58,35 @@ class Refused(EvaluationFailure):
 
 
 @dataclass
-class HTTPResult:
+class Reply:
+    """One HTTP answer as data: refusals quote what the server actually said."""
+
     status: int
-    body: Any  # parsed JSON, or the raw text when it is not JSON
-    error: str | None = None
+    body: Any
 
     @property
     def ok(self) -> bool:
-        return self.status == 200 and self.error is None and isinstance(self.body, dict | list)
+        return 200 <= self.status < 300 and isinstance(self.body, dict)
 
     def describe(self) -> str:
-        if self.error:
-            return self.error
         text = self.body if isinstance(self.body, str) else json.dumps(self.body)
         return f"HTTP {self.status}: {text[:300]}"
 
 
-class HTTP:
-    """Small JSON client: loopback and LAN servers, retries on connection errors and 502/503/504."""
-
-    def __init__(self, base_url: str, *, api_key: str | None = None, timeout: float = 300.0, retries: int = 3):
-        self.base = base_url.rstrip("/")
-        self.api_key = api_key
-        register_secret(api_key)
-        self.timeout = timeout
-        self.retries = retries
-
-    def request(self, method: str, path: str, payload: dict[str, Any] | None = None) -> HTTPResult:
-        data = None if payload is None else json.dumps(payload).encode()
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        last = HTTPResult(0, None, "no attempt")
-        for attempt in range(self.retries + 1):
-            req = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
-            try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                    return HTTPResult(resp.status, _parse(resp.read()))
-            except urllib.error.HTTPError as exc:
-                last = HTTPResult(exc.code, _parse(exc.read()))
-                if exc.code not in (502, 503, 504):
-                    return last
-            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as exc:
-                reason = getattr(exc, "reason", exc)
-                last = HTTPResult(0, None, f"cannot reach {self.base}{path}: {reason}")
-            time.sleep(min(4.0, 0.25 * 2**attempt))
-        return last
-
-    def get(self, path: str) -> HTTPResult:
-        return self.request("GET", path)
-
-    def post(self, path: str, payload: dict[str, Any]) -> HTTPResult:
-        return self.request("POST", path, payload)
-
-
-def _parse(raw: bytes) -> Any:
-    text = raw.decode("utf-8", "replace")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
+def call(client: HttpClient, method: str, path: str, body: Any = None, *, timeout: float,
+         retry: RetryPolicy) -> Reply:
+    """A JSON request; transient failures are retried, a server that stays away raises ServerUnavailable."""
+    for attempt in range(1, retry.attempts + 1):
+        try:
+            return Reply(200, client.request_json(method, path, body, timeout=timeout))
+        except HttpError as exc:
+            if not exc.transient or attempt == retry.attempts:
+                return Reply(exc.status, exc.message)
+        except TRANSIENT_ERRORS as exc:
+            if attempt == retry.attempts:
+                raise ServerUnavailable(f"{client.base_url}{path}: {_describe(exc)}") from exc
+        time.sleep(retry.delay(attempt))
+    raise AssertionError("unreachable")
 
 
 def check_prompt_logprobs(values: Any, n_prompt: int) -> list[float]:
@@ -179,111 +156,75 @@ class ServerStats:
 
 
 class ServerLoglikBackend(Backend):
-    """Log-likelihood scoring against a running server; `method` says which way was found to work."""
+    """Log-likelihood scoring against one model on a server (see `discover`); `method` says how."""
 
-    def __init__(self, base_url: str, *, model: str | None = None, api_key: str | None = None,
-                 concurrency: int | None = None, timeout: float = 300.0):
-        self.http = HTTP(base_url, api_key=api_key, timeout=timeout)
-        self.base_url = self.http.base
-        models = self.http.get("/v1/models")
-        if models.error:
-            raise EvaluationFailure(f"server at {self.base_url} is unreachable: {models.error}")
-        self.model_info = self._choose_model(models.body, model)
-        self.model_name = model or self.model_info.get("id")
-        props = self.http.get("/props")
-        self.props = props.body if props.ok and isinstance(props.body, dict) else None
-        meta = self.model_info.get("meta") if isinstance(self.model_info.get("meta"), dict) else {}
-        self.n_vocab: int | None = meta.get("n_vocab")
-        self._max_length = self._context_length(meta)
+    def __init__(self, info: ServerInfo, *, api_key: str | None = None, concurrency: int | None = None,
+                 timeout: float = 300.0, retry: RetryPolicy | None = None):
+        self.info = info
+        self.base_url = info.base_url
+        self.client = HttpClient(info.base_url, api_key=api_key)
+        self.timeout = timeout
+        self.retry = retry or RetryPolicy()
+        entry = next((e for e in _model_entries(info.models) if e["id"] == info.model_id), {})
+        meta = entry.get("meta") if isinstance(entry.get("meta"), dict) else {}
+        self.n_vocab: int | None = meta.get("n_vocab") if isinstance(meta.get("n_vocab"), int) else None
         self._tokenize_style = self._detect_tokenizer()
         self.stats = ServerStats()
         self.banned: list[int] = []
         self.method = self._detect_method()
-        slots = (self.props or {}).get("total_slots") or 1
-        self.workers = max(1, min(concurrency or slots, slots)) if self.method == "teacher_forcing" \
-            else max(1, concurrency or 4)
-        self.identity = ModelIdentity(
-            kind="server", source=self.base_url, server_fingerprint=self._fingerprint(),
-            extra={"model": self.model_name, "loglik_method": self.method, "n_vocab": self.n_vocab,
-                   "build_info": (self.props or {}).get("build_info"),
-                   "model_path": (self.props or {}).get("model_path")},
-        )
+        self.workers = min(concurrency or info.n_slots, info.n_slots) if self.method == "teacher_forcing" \
+            else concurrency or info.n_slots
+        self.workers = max(1, self.workers)
+        identity = info.identity()
+        self.identity = dataclasses.replace(identity, extra={**identity.extra, "loglik_method": self.method,
+                                                             "n_vocab": self.n_vocab})
+
+    @classmethod
+    def connect(cls, base_url: str, *, model_id: str | None = None, name: str | None = None,
+                ctx: int | None = None, api_key: str | None = None, **kwargs: Any) -> ServerLoglikBackend:
+        info = discover(base_url, model_id=model_id, name=name, ctx=ctx, api_key=api_key)
+        return cls(info, api_key=api_key, **kwargs)
+
+    def _post(self, path: str, body: dict[str, Any]) -> Reply:
+        return call(self.client, "POST", path, {"model": self.info.model_id, **body}, timeout=self.timeout,
+                    retry=self.retry)
 
     # -- discovery ---------------------------------------------------------------------------------
 
-    def _choose_model(self, body: Any, wanted: str | None) -> dict[str, Any]:
-        data = body.get("data") if isinstance(body, dict) else None
-        if not isinstance(data, list) or not data:
-            if wanted:
-                return {"id": wanted}
-            raise EvaluationFailure(f"server at {self.base_url} lists no models at /v1/models; pass the model name")
-        ids = [m.get("id") for m in data if isinstance(m, dict)]
-        if wanted:
-            for m in data:
-                if isinstance(m, dict) and wanted in (m.get("id"), *(m.get("aliases") or [])):
-                    return m
-            raise EvaluationFailure(f"server at {self.base_url} does not serve {wanted!r} (it lists {ids})")
-        if len(data) > 1:
-            raise EvaluationFailure(f"server at {self.base_url} serves several models {ids}; choose one")
-        return data[0]
-
-    def _context_length(self, meta: dict[str, Any]) -> int | None:
-        if self.props:
-            n = (self.props.get("default_generation_settings") or {}).get("n_ctx")
-            if isinstance(n, int) and n > 0:
-                return n
-        for key in ("max_model_len", "context_length"):
-            if isinstance(self.model_info.get(key), int):
-                return self.model_info[key]
-        n = meta.get("n_ctx") or meta.get("n_ctx_train")
-        return n if isinstance(n, int) and n > 0 else None
-
     def _detect_tokenizer(self) -> str:
-        llama = self.http.post("/tokenize", {"content": PROBE_TEXT, "add_special": False, "parse_special": False})
+        llama = self._post("/tokenize", {"content": PROBE_TEXT, "add_special": False, "parse_special": False})
         if llama.ok and isinstance(llama.body.get("tokens"), list):
             return "llama.cpp"
-        openai = self.http.post("/tokenize", {"model": self.model_name, "prompt": PROBE_TEXT,
-                                              "add_special_tokens": False})
+        openai = self._post("/tokenize", {"prompt": PROBE_TEXT, "add_special_tokens": False})
         if openai.ok and isinstance(openai.body.get("tokens"), list):
-            if isinstance(openai.body.get("max_model_len"), int):
-                self._max_length = self._max_length or openai.body["max_model_len"]
             return "vllm"
         raise Refused(
             f"server at {self.base_url} offers no tokenizer endpoint (/tokenize answered {llama.describe()}), "
             "so continuation token boundaries cannot be fixed; refusing to score log-likelihoods")
 
     def tokenize(self, text: str) -> list[int]:
+        """The server's own tokenizer, without BOS/EOS and without parsing special-token text."""
         if self._tokenize_style == "llama.cpp":
-            res = self.http.post("/tokenize", {"content": text, "add_special": False, "parse_special": False})
+            res = self._post("/tokenize", {"content": text, "add_special": False, "parse_special": False})
         else:
-            res = self.http.post("/tokenize", {"model": self.model_name, "prompt": text, "add_special_tokens": False})
+            res = self._post("/tokenize", {"prompt": text, "add_special_tokens": False})
         tokens = res.body.get("tokens") if res.ok else None
-        if not isinstance(tokens, list):
-            raise EvaluationFailure(f"tokenizing failed: {res.describe()}")
-        # llama.cpp can return {id, piece} objects when asked for pieces; we never ask, but accept ids only
-        if not all(isinstance(t, int) and not isinstance(t, bool) for t in tokens):
-            raise EvaluationFailure(f"tokenizer returned non-integer tokens: {tokens[:5]}")
+        if not isinstance(tokens, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in tokens):
+            raise EvaluationFailure(f"server at {self.base_url} failed to tokenize: {res.describe()}")
         return tokens
 
     @property
     def bos_token_id(self) -> int | None:
-        bos = (self.props or {}).get("bos_token")
+        bos = (self.info.props or {}).get("bos_token")
         if not bos or self._tokenize_style != "llama.cpp":
             return None
-        res = self.http.post("/tokenize", {"content": bos, "add_special": False, "parse_special": True})
+        res = self._post("/tokenize", {"content": bos, "add_special": False, "parse_special": True})
         tokens = res.body.get("tokens") if res.ok else None
         return tokens[0] if isinstance(tokens, list) and len(tokens) == 1 else None
 
     @property
     def max_length(self) -> int | None:
-        return self._max_length
-
-    def _fingerprint(self) -> str:
-        parts = {"model": self.model_name, "meta": self.model_info.get("meta"),
-                 "build_info": (self.props or {}).get("build_info"),
-                 "model_path": (self.props or {}).get("model_path"),
-                 "owned_by": self.model_info.get("owned_by")}
-        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        return self.info.ctx
 
     def _detect_method(self) -> str:
         probe = self.tokenize(PROBE_TEXT)
@@ -292,7 +233,7 @@ class ServerLoglikBackend(Backend):
         if values is not None:
             check_prompt_logprobs(values, len(probe))  # a broken echo is refused, not worked around
             return "echo"
-        forcing = self.http.post("/completion", self._forcing_payload(probe, n_probs=FIRST_N_PROBS, slot=None))
+        forcing = self._post("/completion", self._forcing_payload(probe, n_probs=N_PROBS_STEPS[0], slot=None))
         top = _top_logprobs(forcing.body) if forcing.ok else None
         if top is None or not any(_entry(e) for e in top):
             raise Refused(
@@ -305,17 +246,17 @@ class ServerLoglikBackend(Backend):
     def _calibrate(self, probe: list[int]) -> None:
         """Find partial-UTF-8 tokens to ban, then prove the banned request still reports raw log-probs."""
         if not self.n_vocab:
-            first = self.http.post("/completion", self._forcing_payload(probe, n_probs=1 << 20, slot=None))
+            first = self._post("/completion", self._forcing_payload(probe, n_probs=1 << 20, slot=None))
             top = _top_logprobs(first.body) if first.ok else None
             self.n_vocab = len(top) if top else None
         if not self.n_vocab:
             raise Refused(f"server at {self.base_url}: cannot learn the vocabulary size for teacher forcing")
-        full = self.http.post("/completion", self._forcing_payload(probe, n_probs=self.n_vocab, slot=None))
+        full = self._post("/completion", self._forcing_payload(probe, n_probs=self.n_vocab, slot=None))
         dist = self._distribution(full, "calibration")
         self.banned = sorted(_partial_utf8_ids(_top_logprobs(full.body)))
         if self.banned:
             what = "calibration with banned partial-UTF-8 tokens"
-            biased = self.http.post("/completion", self._forcing_payload(probe, n_probs=self.n_vocab, slot=None))
+            biased = self._post("/completion", self._forcing_payload(probe, n_probs=self.n_vocab, slot=None))
             after = self._distribution(biased, what, complete=False)
             missing = [t for t in self.banned if t not in after]
             moved = [t for t in dist if t in after and abs(dist[t] - after[t]) > 1e-4]
@@ -325,7 +266,7 @@ class ServerLoglikBackend(Backend):
                     f"({len(missing)} banned tokens missing, {len(moved)} values changed); refusing to score")
             self._distribution(biased, what)
 
-    def _distribution(self, res: HTTPResult, what: str, complete: bool = True) -> dict[int, float]:
+    def _distribution(self, res: Reply, what: str, complete: bool = True) -> dict[int, float]:
         """The reply's next-token distribution; with `complete`, it must be the whole vocabulary summing to 1."""
         top = _top_logprobs(res.body) if res.ok else None
         entries = [_entry(e) for e in top or []]
@@ -342,10 +283,9 @@ class ServerLoglikBackend(Backend):
 
     # -- requests ----------------------------------------------------------------------------------
 
-    def _echo_request(self, prompt: list[int]) -> HTTPResult:
-        return self.http.post("/v1/completions", {
-            "model": self.model_name, "prompt": prompt, "max_tokens": 1, "temperature": 0.0,
-            "echo": True, "logprobs": 1})
+    def _echo_request(self, prompt: list[int]) -> Reply:
+        return self._post("/v1/completions", {"prompt": prompt, "max_tokens": 1, "temperature": 0.0, "echo": True,
+                                              "logprobs": 1})
 
     def _forcing_payload(self, prompt: list[int], *, n_probs: int, slot: int | None) -> dict[str, Any]:
         payload: dict[str, Any] = {
@@ -422,8 +362,9 @@ class ServerLoglikBackend(Backend):
 
     def _next_logprob(self, prompt: list[int], target: int, slot: int) -> tuple[float, int]:
         """log p(target | prompt) and the argmax token, from the server's next-token distribution."""
-        for n_probs in (min(FIRST_N_PROBS, self.n_vocab), self.n_vocab):
-            res = self.http.post("/completion", self._forcing_payload(prompt, n_probs=n_probs, slot=slot))
+        assert self.n_vocab
+        for n_probs in sorted({min(n, self.n_vocab) for n in N_PROBS_STEPS} | {self.n_vocab}):
+            res = self._post("/completion", self._forcing_payload(prompt, n_probs=n_probs, slot=slot))
             top = _top_logprobs(res.body) if res.ok else None
             if top is None:
                 raise Refused(f"server at {self.base_url} returned no next-token distribution: {res.describe()}")
@@ -445,7 +386,7 @@ class ServerLoglikBackend(Backend):
         raise AssertionError("unreachable")
 
 
-def _echo_values(res: HTTPResult) -> list[Any] | None:
+def _echo_values(res: Reply) -> list[Any] | None:
     """`choices[0].logprobs.token_logprobs` when the reply has the legacy completions echo shape."""
     if not res.ok or not isinstance(res.body, dict):
         return None
@@ -458,7 +399,7 @@ def _echo_values(res: HTTPResult) -> list[Any] | None:
     return lp["token_logprobs"] if lp["token_logprobs"] is not None else []
 
 
-def _describe_echo(res: HTTPResult) -> str:
+def _describe_echo(res: Reply) -> str:
     if not res.ok:
         return res.describe()
     choices = res.body.get("choices") if isinstance(res.body, dict) else None
@@ -470,7 +411,7 @@ def _describe_echo(res: HTTPResult) -> str:
     return f"logprobs without token_logprobs ({sorted(lp) if isinstance(lp, dict) else type(lp).__name__})"
 
 
-def _describe_forcing(res: HTTPResult) -> str:
+def _describe_forcing(res: Reply) -> str:
     if not res.ok:
         return res.describe()
     return "no completion_probabilities with token ids and log-probs"
