@@ -30,6 +30,16 @@ def chat_run(base_url: str, results: Path, *extra: str, task: str = "arc", name:
                    "--results", str(results), *FAST, *extra, env=BATCHED)
 
 
+def cli_inprocess(capsys, *args: str) -> tuple[int, str, str]:
+    """Quick CLI calls (argument checks, rescore, compare) without a new interpreter each time."""
+    from evaluators.cli import main
+
+    capsys.readouterr()
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
 def attempts_by_item(store: Store, run_id: str) -> dict[str, dict]:
     return {a["item_id"]: a for a in store.attempts(run_id)}
 
@@ -194,7 +204,7 @@ def test_server_going_away_mid_run_stops_fast_and_resume_completes(tmp_path):
     assert len(rows) == 12 and all(r["status"] != "error" for r in rows.values())
 
 
-def test_unreachable_server_and_bad_input_write_nothing(tmp_path):
+def test_unreachable_server_and_bad_input_write_nothing(tmp_path, capsys):
     with MockOpenAI() as mock:
         url = mock.base_url
     results = tmp_path / "results"
@@ -206,14 +216,18 @@ def test_unreachable_server_and_bad_input_write_nothing(tmp_path):
     (bad / "arc.jsonl").write_text('{"id": "x", "question": "q", "choices": {"text": ["a"], "label": ["A"]}}\n')
     proc = run_cli("chat", "run", "--task", "arc", "--base-url", url, "--data", str(bad), "--results", str(results))
     assert proc.returncode == 2 and "arc.jsonl:1: choices" in proc.stderr
-    for args, needle in ((["--task", "hellaswag"], "unknown task"), (["--max-tokens", "arc=0"], "positive integer"),
-                         (["--extra-body", "[1]"], "JSON object"), (["--base-url", "ftp://x"], "http(s)")):
-        base = {"--task": "arc", "--base-url": url}
-        base.update(dict(zip(args[::2], args[1::2], strict=True)))
-        proc = run_cli("chat", "run", *[x for kv in base.items() for x in kv], *args[len(args):],
-                       "--results", str(results), *([] if "--max-tokens" not in args else args),
-                       *([] if "--extra-body" not in args else args))
-        assert proc.returncode == 2 and needle in proc.stderr, (args, proc.stderr)
+    cases = [(["--task", "hellaswag", "--base-url", url], "unknown task"),
+             (["--task", "arc", "--base-url", url, "--max-tokens", "arc=0"], "positive integer"),
+             (["--task", "arc", "--base-url", url, "--max-tokens", "hellaswag=5"], "unknown task"),
+             (["--task", "arc", "--base-url", url, "--extra-body", "[1]"], "JSON object"),
+             (["--task", "arc", "--base-url", "ftp://x"], "http(s)")]
+    for args, needle in cases:
+        with pytest.raises(SystemExit) if "--max-tokens" in args or "--extra-body" in args else _nothing():
+            code, _, err = cli_inprocess(capsys, "chat", "run", *args, "--data", str(SAMPLES_DIR),
+                                         "--results", str(results))
+            assert code == 2 and needle in err, (args, err)
+        if "--max-tokens" in args or "--extra-body" in args:  # argparse rejects these itself
+            assert needle in capsys.readouterr().err
     assert not (results / "bananabench.duckdb").exists() or not Store(results).runs()
 
 
@@ -245,7 +259,7 @@ def test_resume_refuses_a_different_configuration(tmp_path):
     assert proc.returncode == 2 and "scoring.max_tokens" in proc.stderr
 
 
-def test_rescore_reproduces_verdicts_and_repairs_stale_ones(tmp_path):
+def test_rescore_reproduces_verdicts_and_repairs_stale_ones(tmp_path, capsys):
     results = tmp_path / "results"
     with MockOpenAI(rules=ARC_RULES, default="The answer is D") as mock:
         assert chat_run(mock.base_url, results).returncode == 0
@@ -253,23 +267,23 @@ def test_rescore_reproduces_verdicts_and_repairs_stale_ones(tmp_path):
     run_id = only_run(store, "arc_challenge_chat")["run_id"]
     original = {k: (r["status"], r["prediction"]) for k, r in attempts_by_item(store, run_id).items()}
     original_scores = {(s["scope"], s["key"], s["metric"]): s["value"] for s in store.scores(run_id)}
-    proc = run_cli("chat", "rescore", run_id, "--results", str(results))
-    assert proc.returncode == 0 and "0 of 12 verdicts changed" in proc.stdout
+    code, out, _ = cli_inprocess(capsys, "chat", "rescore", run_id, "--results", str(results))
+    assert code == 0 and "0 of 12 verdicts changed" in out
     with store.write() as con:  # as if an older extractor had misread two answers
         con.execute("UPDATE attempts SET status = 'wrong', prediction = 'B', correct = false "
                     "WHERE item_id IN ('Sample_ARC_001', 'Sample_ARC_003')")
-    proc = run_cli("chat", "rescore", run_id, "--results", str(results), "--dry-run")
-    assert "2 of 12 verdicts would change" in proc.stdout
+    code, out, _ = cli_inprocess(capsys, "chat", "rescore", run_id, "--results", str(results), "--dry-run")
+    assert code == 0 and "2 of 12 verdicts would change" in out
     assert attempts_by_item(store, run_id)["Sample_ARC_001"]["status"] == "wrong"
     proc = run_cli("chat", "rescore", run_id, "--results", str(results))
     assert proc.returncode == 0 and "2 of 12 verdicts changed" in proc.stdout
     assert "Sample_ARC_003: wrong 'B' -> unanswered None" in proc.stdout
     assert {k: (r["status"], r["prediction"]) for k, r in attempts_by_item(store, run_id).items()} == original
     assert {(s["scope"], s["key"], s["metric"]): s["value"] for s in store.scores(run_id)} == original_scores
-    assert run_cli("chat", "rescore", "nope", "--results", str(results)).returncode == 2
+    assert cli_inprocess(capsys, "chat", "rescore", "nope", "--results", str(results))[0] == 2
 
 
-def test_compare_two_models(tmp_path):
+def test_compare_two_models(tmp_path, capsys):
     results = tmp_path / "results"
     with MockOpenAI(default="The answer is A") as mock:  # file-a answers A everywhere
         assert chat_run(mock.base_url, results, name="file-a").returncode == 0
@@ -291,13 +305,13 @@ def test_compare_two_models(tmp_path):
     assert task["discordant"] == {"a_only_correct": only_a, "b_only_correct": only_b}
     assert task["mcnemar_p"] == pytest.approx(mcnemar_exact(only_a, only_b))
     assert task["b"]["n_unanswered"] == 1 and len(task["flips"]) == only_a + only_b
-    table = run_cli("chat", "compare", task["run_a"], task["run_b"], "--results", str(results)).stdout
+    table = cli_inprocess(capsys, "chat", "compare", task["run_a"], task["run_b"], "--results", str(results))[1]
     assert "McNemar p" in table and "arc_challenge_chat  12" in table and "flipped item(s)" in table
     out = tmp_path / "cmp.md"
-    proc = run_cli("chat", "compare", "file-a", "file-b", "--results", str(results), "--format", "markdown",
-                   "--out", str(out))
-    assert proc.returncode == 0 and out.read_text().count("| arc_challenge_chat |") == 1
-    assert run_cli("chat", "compare", "file-a", "nobody", "--results", str(results)).returncode == 2
+    code, _, _ = cli_inprocess(capsys, "chat", "compare", "file-a", "file-b", "--results", str(results),
+                               "--format", "markdown", "--out", str(out))
+    assert code == 0 and out.read_text().count("| arc_challenge_chat |") == 1
+    assert cli_inprocess(capsys, "chat", "compare", "file-a", "nobody", "--results", str(results))[0] == 2
 
 
 def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
@@ -306,9 +320,9 @@ def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
         proc = subprocess.Popen(
             [sys.executable, "-m", "evaluators", "chat", "run", "--task", "arc", "--base-url", mock.base_url,
              "--name", "m1", "--data", str(SAMPLES_DIR), "--results", str(results), "--concurrency", "1"],
-            cwd=REPO, env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 30
-        while len(mock.generation_requests()) < 4 and time.monotonic() < deadline:
+            cwd=REPO, env=cli_env(BATCHED), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while _journal_lines(results) < 3 and time.monotonic() < deadline:
             time.sleep(0.02)
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)
@@ -317,8 +331,21 @@ def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
         run = only_run(store, "arc_challenge_chat")
         assert run["status"] == "interrupted"
         n_done = len(store.attempts(run["run_id"]))
-        assert 2 <= n_done < 12
+        assert 3 <= n_done < 12
         mock.requests.clear()
         assert chat_run(mock.base_url, results, "--resume").returncode == 0
         assert len(mock.generation_requests()) == 12 - n_done
     assert len(store.attempts(run["run_id"])) == 12
+
+
+def _journal_lines(results: Path) -> int:
+    journals = list(results.glob("runs/*/attempts.jsonl"))
+    return sum(len(j.read_text().splitlines()) for j in journals)
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.core.errors import BadInput, EvaluationFailure, located
+from evaluators.core.runs import sha256_file
 
 log = logging.getLogger("bananabench")
 
@@ -271,14 +272,6 @@ def items_from_file(task: str, path: Path) -> list[Item]:
     return items
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def local_file(task: TaskDef, data: Path) -> Path:
     """The file for `task` under `--data`: the path itself, `<task>.{jsonl,json,parquet}`, or the hub layout."""
     if data.is_file():
@@ -298,36 +291,24 @@ def local_file(task: TaskDef, data: Path) -> Path:
 
 def hub_file(task: TaskDef) -> tuple[Path, dict[str, Any]]:
     """Download the task's file at its pinned revision; return it with what identifies it."""
-    try:
-        from huggingface_hub import HfApi, hf_hub_download
-    except ImportError as exc:  # pragma: no cover - a core dependency
-        raise EvaluationFailure("huggingface_hub is needed to download datasets") from exc
-    from huggingface_hub.errors import HfHubHTTPError
+    from evaluators.core import data as hub
 
-    token = os.environ.get("HF_TOKEN") or None
-    try:
-        api = HfApi()
-        info = api.dataset_info(task.repo, revision=task.revision, token=token)
-        revision = info.sha or task.revision
+    if task.hub_file:
+        path, commit = hub.download_file(task.repo, task.hub_file, repo_type="dataset", revision=task.revision)
         filename = task.hub_file
-        if filename is None:
-            files = sorted(s.rfilename for s in (info.siblings or []))
-            pattern = re.compile(rf"^{re.escape(task.config)}/{re.escape(task.split)}[-.].*\.(parquet|jsonl|json)$")
-            matches = [f for f in files if pattern.match(f)]
-            if not matches:
-                raise EvaluationFailure(f"{task.repo}@{revision}: no {task.config}/{task.split} data file "
-                                        f"(files: {', '.join(files[:10])})")
-            filename = matches[0]
-        path = Path(hf_hub_download(task.repo, filename, repo_type="dataset", revision=revision, token=token))
-    except HfHubHTTPError as exc:
-        raise EvaluationFailure(f"cannot download {task.repo}@{task.revision}: {exc}") from exc
-    except OSError as exc:
-        raise EvaluationFailure(f"cannot download {task.repo}@{task.revision}: {exc}") from exc
-    digest = sha256_file(path)
+    else:  # the file name is not pinned: take `<config>/<split>-*` (the Hub's parquet layout) or `data/<split>-*`
+        patterns = [f"{task.config}/{task.split}[-.]*", f"data/{task.split}[-.]*"]
+        folder, commit = hub.snapshot(task.repo, repo_type="dataset", revision=task.revision, allow_patterns=patterns)
+        found = sorted(p for pattern in patterns for p in folder.glob(pattern)
+                       if p.suffix in (".parquet", ".jsonl", ".json"))
+        if not found:
+            raise EvaluationFailure(f"{task.repo}@{commit}: no {task.config}/{task.split} data file")
+        path, filename = found[0], found[0].relative_to(folder).as_posix()
+    digest = hub.sha256_path(path)
     if task.hub_sha256 and digest != task.hub_sha256:
-        raise EvaluationFailure(f"{task.repo}@{revision}/{filename}: sha256 {digest} differs from the pinned "
+        raise EvaluationFailure(f"{task.repo}@{commit}/{filename}: sha256 {digest} differs from the pinned "
                                 f"{task.hub_sha256}; the download is corrupt or the pin is wrong")
-    return path, {"kind": "hub", "repo": task.repo, "revision": revision, "file": filename, "sha256": digest}
+    return path, {"kind": "hub", "repo": task.repo, "revision": commit, "file": filename, "sha256": digest}
 
 
 def load_task(name: str, data: str | os.PathLike | None = None, limit: int | None = None) -> TaskData:

@@ -23,6 +23,7 @@ from evaluators.core.backends.server import (
     RetryPolicy,
     ServerBackend,
     discover,
+    normalize_base_url,
     note_server_change,
     record_server_config,
 )
@@ -173,6 +174,7 @@ def run_chat(store: Store, tasks: list[str], *, base_url: str, name: str | None 
              api_key: str | None = None) -> list[TaskResult]:
     """Load every task's data (bad input stops here, before anything is written), find the model on
     the server, then evaluate the tasks one after the other."""
+    normalize_base_url(base_url)
     loaded = [load_task(task, data=data, limit=limit) for task in tasks]
     info = discover(base_url, model_id=model_id, name=name, ctx=ctx, api_key=api_key)
     log.info(info.startup_line())
