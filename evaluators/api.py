@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evaluators.core.export import export_store
 from evaluators.core.store import Query, Store
+
+if TYPE_CHECKING:
+    from evaluators.chat.run import TaskResult
 
 __all__ = [
     "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
@@ -73,7 +76,7 @@ def run_chat(tasks: Sequence[str], *, base_url: str, name: str | None = None, mo
              resume: bool = False, fold_system: bool | None = None, max_tokens: dict[str, int] | None = None,
              concurrency: int | None = None, extra_body: dict[str, Any] | None = None, stream: bool = True,
              retries: int = 5, retry_wait_s: float = 1.0, timeout_s: float = 600.0, api_key: str | None = None,
-             results: Store | str | os.PathLike | None = None) -> list:
+             results: Store | str | os.PathLike | None = None) -> list[TaskResult]:
     """Evaluate a served model on chat tasks (`arc`, `mmlu`, `gsm8k`); one run per task.
 
     Returns one `evaluators.chat.run.TaskResult` per task (run id, status, accuracy and the

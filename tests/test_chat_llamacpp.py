@@ -152,6 +152,16 @@ def test_shim_translates_for_lm_eval_and_proxies_the_rest(server):
         assert lp["text_offset"] == [sum(len(t) for t in lp["tokens"][:i]) for i in range(5)]
         assert legacy["choices"][0]["text"] == raw["choices"][0]["text"]
 
+        # streamed completions: every chunk's log-probs in the legacy shape too
+        conn = http.client.HTTPConnection("127.0.0.1", shim.port, timeout=60)
+        conn.request("POST", "/v1/completions", json.dumps({**body, "stream": True}), {"Content-Type": "application/json"})
+        events = [json.loads(line[6:]) for line in (raw_line.decode().strip() for raw_line in conn.getresponse())
+                  if line.startswith("data: {")]
+        conn.close()
+        streamed = [e["choices"][0]["logprobs"] for e in events if e.get("choices") and e["choices"][0].get("logprobs")]
+        assert streamed and all(set(lp) == {"tokens", "token_logprobs", "top_logprobs", "text_offset"} for lp in streamed)
+        assert [t for lp in streamed for t in lp["tokens"]] == lp["tokens"]
+
         # everything else passes through unchanged, streams included
         assert get_json(shim.base_url + "/v1/models")["data"][0]["id"] == "tiny"
         conn = http.client.HTTPConnection("127.0.0.1", shim.port, timeout=60)

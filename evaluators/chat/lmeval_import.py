@@ -83,6 +83,7 @@ def _fallback_item(task: str, lm_task: str, sample: dict[str, Any], where: str, 
     if gold is None:
         raise BadInput(located(where, line, "target", "cannot tell the expected answer of this doc"))
     question = str(doc.get("question") or doc.get("query") or sample.get("doc_id"))
+    # The option texts are unknown here; placeholders give the item its letter count (A-D by default).
     content = sha256_bytes(json.dumps({"task": lm_task, "doc": doc, "target": target}, sort_keys=True,
                                       default=str).encode())
     return Item(item_id=f"{lm_task}/{sample.get('doc_id')}", task=task, question=question,
