@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from evaluators.chat.datasets import SAMPLES_DIR
 from evaluators.core.store import Store
 from tests.conftest import run_cli
@@ -99,6 +101,7 @@ def test_import_re_extracts_merges_duplicates_and_is_idempotent(tmp_path):
     assert len(store.runs(model="file-a")) == 3
 
 
+@pytest.mark.slow
 def test_imported_runs_pair_with_native_runs(tmp_path):
     folder = lm_eval_folder(tmp_path)
     results = tmp_path / "results"

@@ -283,6 +283,7 @@ def test_rescore_reproduces_verdicts_and_repairs_stale_ones(tmp_path, capsys):
     assert cli_inprocess(capsys, "chat", "rescore", "nope", "--results", str(results))[0] == 2
 
 
+@pytest.mark.slow
 def test_compare_two_models(tmp_path, capsys):
     results = tmp_path / "results"
     with MockOpenAI(default="The answer is A") as mock:  # file-a answers A everywhere
