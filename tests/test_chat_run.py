@@ -350,3 +350,18 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+def test_api_key_is_sent_but_never_stored(tmp_path):
+    key = "sk-test-very-secret-4242"
+    results = tmp_path / "results"
+    with MockOpenAI(default="The answer is A") as mock:
+        proc = run_cli("chat", "run", "--task", "arc", "--base-url", mock.base_url, "--name", "m", "--limit", "2",
+                       "--data", str(SAMPLES_DIR), "--results", str(results),
+                       env={**BATCHED, "BANANABENCH_API_KEY": key})
+        auth = {r.headers.get("Authorization") for r in mock.requests}
+    assert proc.returncode == 0, proc.stderr
+    assert auth == {f"Bearer {key}"}
+    blobs = [p.read_bytes() for p in results.rglob("*") if p.is_file()]
+    assert blobs and not any(key.encode() in b for b in blobs)
+    assert key not in proc.stderr + proc.stdout
