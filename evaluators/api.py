@@ -19,6 +19,7 @@ from evaluators.core.store import Query, Store
 
 __all__ = [
     "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
+    "evaluate_modes",
 ]
 
 
@@ -64,3 +65,22 @@ def export(store: Store | str | None, out_dir: str | os.PathLike, fmt: str = "pa
            private: bool = False) -> list:
     """Write every table as Parquet/CSV, dropping ids-only item text unless `private`."""
     return export_store(_store(store), out_dir, fmt, private=private)
+
+
+def evaluate_modes(inputs: list[str | os.PathLike], *, name: str | None = None,
+                   results: Store | str | os.PathLike | None = None, configs: list[str] | None = None,
+                   split: str = "eval", data_root: str | os.PathLike | None = None,
+                   cache_dir: str | os.PathLike | None = None, offline: bool = False, allow_partial: bool = False,
+                   run_metadata: str | os.PathLike | None = None, min_defined_prompts: int = 30,
+                   workers: int = 1, resume: bool = False):
+    """Grade saved ModeBench responses with modebench and store every attempt (returns an EvaluationOutcome).
+
+    `inputs`: one `bananabench modes generate` file, or plain modebench response files (one per group).
+    """
+    from evaluators.modes.run import EvaluateOptions, evaluate
+
+    opts = EvaluateOptions(inputs=list(inputs), name=name, configs=list(configs or []), split=split,
+                           data_root=data_root, cache_dir=cache_dir, offline=offline, allow_partial=allow_partial,
+                           run_metadata=run_metadata, min_defined_prompts=min_defined_prompts, workers=workers,
+                           resume=resume)
+    return evaluate(_store(results), opts)
