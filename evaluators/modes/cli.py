@@ -44,17 +44,62 @@ def _add_frozen(p: argparse.ArgumentParser, *, with_config: bool) -> None:
     g.add_argument("--offline", action="store_true", help="use only verified cached splits; never download")
 
 
-def _add_evaluate_options(p: argparse.ArgumentParser) -> None:
+def _add_evaluate_options(p: argparse.ArgumentParser, *, with_run: bool = True) -> None:
     g = p.add_argument_group("grading")
-    g.add_argument("--run", dest="run_metadata", metavar="RUN.json", default=None,
-                   help="modebench run metadata (model, generation, prompt_condition); default: "
-                        "<input stem>.run.json beside a single input, as `generate` writes it")
+    if with_run:
+        g.add_argument("--run", dest="run_metadata", metavar="RUN.json", default=None,
+                       help="modebench run metadata (model, generation, prompt_condition); default: "
+                            "<input stem>.run.json beside a single input, as `generate` writes it")
     g.add_argument("--min-defined-prompts", type=cliargs.positive_int, default=30, metavar="N",
                    help="PCMD reporting threshold: cells with fewer eligible prompts are reportable=false (default 30)")
     g.add_argument("--workers", type=_workers, default=1, metavar="N",
                    help="isolated modebench verifier workers, 1-8 (default 1)")
     g.add_argument("--allow-partial", action="store_true",
                    help="grade a subset of a frozen split (the run is not official)")
+
+
+def _add_generate_options(p: argparse.ArgumentParser, *, out_required: bool) -> None:
+    src = p.add_argument_group("tasks (one of)")
+    tasks = src.add_mutually_exclusive_group(required=True)
+    tasks.add_argument("--config", type=_configs, default=None, metavar="C[,C...]",
+                       help="frozen configurations, e.g. level1_countdown,level1_mathir (`modebench datasets list`)")
+    tasks.add_argument("--input", metavar="TASKS.jsonl", default=None,
+                       help="custom task records {id, level, domain, problem, answer}, one per line")
+    m = p.add_argument_group("model (one of)")
+    model = m.add_mutually_exclusive_group(required=True)
+    model.add_argument("--base-url", metavar="URL", default=None,
+                       help="an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (llama.cpp, vLLM, ...)")
+    model.add_argument("--model", metavar="PATH", default=None,
+                       help="a local transformers model folder or hub id: sampled with transformers (needs [hf])")
+    m.add_argument("--served-model", metavar="ID", default=None,
+                   help="the server's model id to request (default: the only/first one it lists)")
+    m.add_argument("--api-key-env", metavar="VAR", default=None,
+                   help="environment variable holding the server's API key (the key is never stored)")
+    m.add_argument("--ctx", type=cliargs.positive_int, default=None, metavar="N",
+                   help="the server's context window, when it does not report one (/props)")
+    m.add_argument("--concurrency", type=cliargs.positive_int, default=4, metavar="N",
+                   help="parallel requests to the server (default 4)")
+    m.add_argument("--device", default=None, help="torch device for --model (default: cuda if available, else cpu)")
+    m.add_argument("--dtype", default=None, help="torch dtype for --model (default: the model's)")
+    s = p.add_argument_group("sampling")
+    s.add_argument("--k", type=cliargs.positive_int, default=8, help="draws per group (default 8)")
+    s.add_argument("--groups", type=cliargs.positive_int, default=4,
+                   help="independent groups of k draws per prompt (default 4; scores average over groups)")
+    s.add_argument("--temperature", type=cliargs.non_negative_float, default=1.0, help="default 1")
+    s.add_argument("--top-p", type=_probability, default=1.0, help="default 1")
+    s.add_argument("--max-tokens", type=cliargs.positive_int, default=192, help="default 192")
+    s.add_argument("--seed", type=int, default=0,
+                   help="base seed: draw i of a prompt (counted from 0 across its groups) uses seed + i (default 0)")
+    s.add_argument("--prompt-condition", choices=("registered_hints_v1", "python_level3_neutral_v1"),
+                   default="registered_hints_v1", help="modebench prompt condition (default registered_hints_v1)")
+    s.add_argument("--on-draw-error", choices=("stop", "empty"), default="stop",
+                   help="a draw whose generation failed after retries: stop (exit 3; --resume retries it) or "
+                        "empty (keep it as an empty response, graded malformed; declared in the run metadata)")
+    s.add_argument("--limit", type=cliargs.positive_int, default=None, metavar="N",
+                   help="only the first N tasks (a frozen split is then graded with --allow-partial)")
+    p.add_argument("--out", metavar="RESPONSES.jsonl", required=out_required, default=None,
+                   help="responses file to write (never overwritten); its run metadata goes to RESPONSES.run.json"
+                   + ("" if out_required else " (default: RESULTS/modes-generations/NAME-<hash>.jsonl)"))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -78,6 +123,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     _add_frozen(e, with_config=True)
     _add_evaluate_options(e)
     e.set_defaults(func=cmd_evaluate)
+
+    g = verbs.add_parser(
+        "generate", help="sample k draws x groups per task from a server or a local model",
+        description="Sample --k draws in each of --groups groups per ModeBench task (prompts from "
+                    "modebench.api.make_prompt; the answer never reaches the model), each draw with its own seed. "
+                    "Writes RESPONSES.jsonl (one line per prompt and group: graded texts plus every raw draw) and "
+                    "RESPONSES.run.json (modebench run metadata). Resumable per prompt and group with --resume.")
+    _add_generate_options(g, out_required=True)
+    cliargs.add_name(g)
+    g.add_argument("--resume", action="store_true", help="continue an interrupted generation of --out")
+    _add_frozen(g, with_config=False)
+    g.set_defaults(func=cmd_generate)
+
+    r = verbs.add_parser(
+        "run", help="generate, then evaluate and store (one command)",
+        description="`generate` followed by `evaluate` of what it wrote. --resume continues either phase.")
+    _add_generate_options(r, out_required=False)
+    cliargs.add_name(r)
+    cliargs.add_results(r)
+    cliargs.add_resume(r)
+    _add_frozen(r, with_config=False)
+    _add_evaluate_options(r, with_run=False)
+    r.set_defaults(func=cmd_run)
 
 
 def _print_cells(outcome, stream=None) -> None:
@@ -110,5 +178,36 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         allow_partial=args.allow_partial, run_metadata=args.run_metadata,
         min_defined_prompts=args.min_defined_prompts, workers=args.workers, resume=args.resume,
     )
+    _print_cells(outcome)
+    return outcome.exit_code
+
+
+def _generation_kwargs(args: argparse.Namespace) -> dict:
+    return dict(
+        configs=args.config, input=args.input, base_url=args.base_url, model=args.model, name=args.name,
+        served_model=args.served_model, api_key_env=args.api_key_env, ctx=args.ctx, concurrency=args.concurrency,
+        device=args.device, dtype=args.dtype, k=args.k, groups=args.groups, temperature=args.temperature,
+        top_p=args.top_p, max_tokens=args.max_tokens, seed=args.seed, prompt_condition=args.prompt_condition,
+        on_draw_error=args.on_draw_error, limit=args.limit, split=args.split, data_root=args.data_root,
+        cache_dir=args.cache_dir, offline=args.offline, resume=args.resume,
+    )
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from evaluators import api
+
+    summary = api.generate_modes(out=args.out, **_generation_kwargs(args))
+    print(f"wrote {summary.out} ({summary.prompts} prompts x {summary.groups} groups, {summary.draws} draws, "
+          f"{summary.failed_draws} failed) and {summary.run_metadata}")
+    print(f"next: bananabench modes evaluate {summary.out}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from evaluators import api
+
+    outcome = api.run_modes(
+        out=args.out, results=args.results, allow_partial=args.allow_partial,
+        min_defined_prompts=args.min_defined_prompts, workers=args.workers, **_generation_kwargs(args))
     _print_cells(outcome)
     return outcome.exit_code

@@ -140,6 +140,37 @@ def frozen_split_record(config: str, split: str) -> dict[str, Any]:
     return record
 
 
+@dataclass
+class TaskSource:
+    """Where `generate` takes its tasks from: frozen configurations or a custom records file."""
+
+    configs: list[str] | None = None
+    input: str | os.PathLike | None = None
+    split: str = "eval"
+    data_root: str | os.PathLike | None = None
+    cache_dir: str | os.PathLike | None = None
+    offline: bool = False
+    limit: int | None = None
+
+    def load(self) -> list:
+        if bool(self.configs) == bool(self.input):
+            raise BadInput("give either --config (frozen splits) or --input (custom task records)")
+        if self.configs:
+            tasks = load_frozen_tasks(list(self.configs), self.split, data_root=self.data_root,
+                                      cache_dir=self.cache_dir, offline=self.offline)
+        else:
+            tasks = load_custom_tasks(self.input)
+        return tasks[: self.limit] if self.limit else tasks
+
+    def describe(self) -> dict[str, Any]:
+        """Identity for the default output name and the journal header (paths do not count)."""
+        if self.configs:
+            return {"configs": list(self.configs), "split": self.split, "limit": self.limit}
+        from evaluators.core.runs import sha256_file
+
+        return {"input_sha256": sha256_file(self.input), "limit": self.limit}
+
+
 # -- saved responses ----------------------------------------------------------------------------
 
 

@@ -55,8 +55,8 @@ def final_answer(text: str | None) -> str:
 class GenerateOptions:
     """What `bananabench modes generate` takes (see its --help)."""
 
-    out: str | os.PathLike
-    name: str
+    out: str | os.PathLike | None
+    name: str | None = None
     k: int = 8
     groups: int = 4
     temperature: float = 1.0
@@ -78,6 +78,54 @@ class GenerationSummary:
     failed_draws: int
     resumed_groups: int = 0
     notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ModelSource:
+    """Where draws come from: an OpenAI-compatible server (`base_url`) or a local transformers model."""
+
+    base_url: str | None = None
+    model: str | None = None
+    served_model: str | None = None
+    api_key_env: str | None = None
+    ctx: int | None = None
+    concurrency: int = 4
+    device: str | None = None
+    dtype: str | None = None
+
+    def describe(self) -> dict[str, Any]:
+        return {"base_url": self.base_url, "served_model": self.served_model} if self.base_url \
+            else {"model": str(self.model)}
+
+
+def open_backend(source: ModelSource, name: str | None) -> tuple[Backend, dict[str, Any], str]:
+    """(backend, model {id, revision, artifact}, backend kind) for `source`; `name` defaults from the model."""
+    if bool(source.base_url) == bool(source.model):
+        raise BadInput("give either --base-url (a server) or --model (a local transformers model)")
+    if source.base_url:
+        from evaluators.core.backends.server import ServerBackend
+
+        api_key = None
+        if source.api_key_env:
+            api_key = os.environ.get(source.api_key_env)
+            if not api_key:
+                raise BadInput(f"--api-key-env {source.api_key_env}: that environment variable is empty")
+        backend = ServerBackend.connect(source.base_url, model_id=source.served_model, name=name, ctx=source.ctx,
+                                        api_key=api_key, concurrency=source.concurrency)
+        log.info("%s", backend.info.startup_line())
+        identity = backend.identity
+        revision = f"server-config-{backend.info.fingerprint}"
+        kind = "server"
+    else:
+        from evaluators.core.backends.hf import HFBackend
+
+        backend = HFBackend(source.model, device=source.device, dtype=source.dtype)
+        identity = backend.identity
+        revision = identity.revision or (f"sha256-{identity.weights_sha256}" if identity.weights_sha256 else "local")
+        kind = "hf"
+    model = {"id": name or Path(identity.source.rstrip("/")).name or identity.source, "revision": revision,
+             "artifact": identity.as_artifact()}
+    return backend, model, kind
 
 
 def paths(out: str | os.PathLike) -> tuple[Path, Path, Path]:
@@ -175,6 +223,8 @@ def generate(tasks: Sequence[Any], backend: Backend, model: dict[str, Any], back
     """Generate every missing group, journal each as it completes, publish the responses file at the end."""
     from modebench.api import make_prompt
 
+    if opts.out is None:
+        raise BadInput("--out is required")
     out, partial, run_path = paths(opts.out)
     if out.exists():
         raise BadInput(f"{out}: already exists; refusing to overwrite it (choose another --out)")

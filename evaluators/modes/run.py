@@ -18,13 +18,22 @@ from typing import Any
 
 from evaluators.core.errors import BadInput
 from evaluators.core.progress import Progress
-from evaluators.core.runs import RunSpec, canonical_json, sha256_bytes, sha256_file, start_run
+from evaluators.core.runs import RunSpec, canonical_json, sha256_bytes, sha256_file, slug, start_run
 from evaluators.core.store import Store
 from evaluators.modes import BENCHMARK, CUSTOM_BENCHMARK, HEADLINE_METRIC, datasets, grading, metrics
+from evaluators.modes.generate import (
+    GenerateOptions,
+    GenerationSummary,
+    ModelSource,
+    generate,
+    open_backend,
+    paths,
+)
 
 log = logging.getLogger("bananabench")
 
 STAGING = "modes-staging"
+GENERATIONS = "modes-generations"
 ARTIFACTS = "modebench"
 # Unscorable statuses: modebench's evaluator failures (they void every aggregate of the evaluation).
 UNSCORABLE = ("timeout", "invalid_reference", "worker_failure", "resource_limit")
@@ -297,3 +306,53 @@ def _run_extra(store: Store, units: list[grading.Unit], artifacts: Path, opts: E
         "run_metadata_path": str(run_path) if run_path else None,
         "generation_metadata_status": first.get("generation_metadata_status"),
     }
+
+
+# -- generation, and generation + evaluation ------------------------------------------------------
+
+
+def generate_responses(tasks: datasets.TaskSource, source: ModelSource, opts: GenerateOptions) -> GenerationSummary:
+    """`bananabench modes generate`: load the tasks, open the model, write the responses file."""
+    task_list = tasks.load()
+    backend, model, kind = open_backend(source, opts.name)
+    with backend:
+        return generate(task_list, backend, model, kind, opts)
+
+
+def default_out(store: Store, name: str, tasks: datasets.TaskSource, source: ModelSource,
+                opts: GenerateOptions) -> Path:
+    """`RESULTS/modes-generations/<name>-<hash>.jsonl`: the same command finds the same file on --resume."""
+    identity = {"tasks": tasks.describe(), "model": source.describe(), "name": name,
+                "sampling": {k: getattr(opts, k) for k in ("k", "groups", "temperature", "top_p", "max_tokens",
+                                                           "seed", "prompt_condition", "on_draw_error")}}
+    digest = sha256_bytes(canonical_json(identity).encode())[:12]
+    return store.root / GENERATIONS / f"{slug(name)}-{digest}.jsonl"
+
+
+def generate_and_evaluate(store: Store, tasks: datasets.TaskSource, source: ModelSource, opts: GenerateOptions, *,
+                          min_defined_prompts: int = 30, workers: int = 1,
+                          allow_partial: bool = False) -> EvaluationOutcome:
+    """`bananabench modes run`: generate (or, under --resume, continue or reuse) and then evaluate."""
+    task_list = tasks.load()
+    backend = None
+    try:
+        name = opts.name
+        if name is None:
+            backend, model, kind = open_backend(source, None)
+            name = model["id"]
+        out = Path(opts.out) if opts.out else default_out(store, name, tasks, source, opts)
+        if out.exists() and opts.resume:
+            log.info("responses already generated: %s", out)
+        else:
+            if backend is None:
+                backend, model, kind = open_backend(source, name)
+            generate(task_list, backend, model, kind, GenerateOptions(**{**opts.__dict__, "out": out, "name": name}))
+    finally:
+        if backend is not None:
+            backend.close()
+    configs = list(tasks.configs or [])
+    return evaluate(store, EvaluateOptions(
+        inputs=[out], name=name, configs=configs, split=tasks.split, data_root=tasks.data_root,
+        cache_dir=tasks.cache_dir, offline=tasks.offline,
+        allow_partial=allow_partial or bool(configs and tasks.limit), run_metadata=paths(out)[2],
+        min_defined_prompts=min_defined_prompts, workers=workers, resume=opts.resume))
