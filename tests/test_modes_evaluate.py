@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from evaluators.core.store import Store
-from tests.conftest import run_cli
+from tests.conftest import REPO, cli_env, run_cli
 from tests.helpers.modes_check import check_run, read_jsonl, split_generated, write_jsonl
 
 DOMAINS = ("countdown", "graph_coloring", "python_factors", "mathir", "pantry_plan")
@@ -184,3 +187,37 @@ def test_frozen_config_offline_without_cache_is_bad_input(results, tmp_path):
     proc = run_cli("modes", "evaluate", str(source), "--config", "level1_countdown", "--name", "m",
                    "--results", str(results), "--offline", "--cache-dir", str(tmp_path / "cache"), "--split", "dev")
     assert proc.returncode == 2
+
+
+@pytest.mark.slow
+def test_kill_9_during_grading_then_resume(walkthrough, results, tmp_path):
+    """modebench's checkpoint survives SIGKILL: --resume grades only what is left, and the store matches."""
+    records = read_jsonl(walkthrough / "responses.jsonl")
+    many = [{**r, "id": f"{r['id']}#{i}"} for i in range(8) for r in records]
+    source = write_jsonl(tmp_path / "many.jsonl", many)
+    args = ["modes", "evaluate", str(source), "--run", str(walkthrough / "run.json"), "--results", str(results)]
+    proc = subprocess.Popen([sys.executable, "-m", "evaluators", *args], env=cli_env(), cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    journal = None
+    while time.monotonic() < deadline and proc.poll() is None:
+        journal = next((results / "modes-staging").glob("*/group-1/receipt.json.work/results.jsonl"), None) \
+            if (results / "modes-staging").exists() else None
+        if journal is not None and len(journal.read_bytes().splitlines()) >= 4:
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, "grading finished before it could be interrupted"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    graded_before = len(journal.read_bytes().splitlines())
+    assert Store(results).runs() == []  # nothing reaches the store before every group is graded
+    again = run_cli(*args)
+    assert again.returncode == 2 and "--resume" in again.stderr
+    resumed = run_cli(*args, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    run = _only_run(results)
+    receipt = json.loads((results / run["extra"]["units"][0]["receipt"]).read_text())
+    history = receipt["execution"]["history"]
+    assert len(history) == 2 and history[1]["resumed_prompts"] >= graded_before - 1
+    check_run(results, run["run_id"], [source], json.loads((walkthrough / "run.json").read_text()), tmp_path / "ref")
+    assert len(Store(results).attempts(run["run_id"])) == len(many) * 4
