@@ -79,8 +79,9 @@ def _add_generate_options(p: argparse.ArgumentParser, *, out_required: bool) -> 
                    help="the server's context window, when it does not report one (/props)")
     m.add_argument("--concurrency", type=cliargs.positive_int, default=4, metavar="N",
                    help="parallel requests to the server (default 4)")
-    m.add_argument("--device", default=None, help="torch device for --model (default: cuda if available, else cpu)")
-    m.add_argument("--dtype", default=None, help="torch dtype for --model (default: the model's)")
+    m.add_argument("--device", default=None, help="torch device for --model: cpu, cuda, cuda:N or auto (default auto)")
+    m.add_argument("--dtype", default=None, choices=("float32", "bfloat16", "float16"),
+                   help="torch dtype for --model (default float32)")
     s = p.add_argument_group("sampling")
     s.add_argument("--k", type=cliargs.positive_int, default=8, help="draws per group (default 8)")
     s.add_argument("--groups", type=cliargs.positive_int, default=4,

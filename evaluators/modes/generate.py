@@ -119,7 +119,8 @@ def open_backend(source: ModelSource, name: str | None) -> tuple[Backend, dict[s
     else:
         from evaluators.core.backends.hf import HFBackend
 
-        backend = HFBackend(source.model, device=source.device, dtype=source.dtype)
+        options = {k: v for k, v in (("device", source.device), ("dtype", source.dtype)) if v is not None}
+        backend = HFBackend(source.model, **options)
         identity = backend.identity
         revision = identity.revision or (f"sha256-{identity.weights_sha256}" if identity.weights_sha256 else "local")
         kind = "hf"
