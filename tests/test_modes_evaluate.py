@@ -41,7 +41,7 @@ def test_walkthrough_evaluated_and_ingested(walkthrough, results, tmp_path):
     assert "20 attempts stored" in proc.stdout
     run = _only_run(results)
     assert run["status"] == "finished" and run["evaluator"] == "modes" and run["model_name"] == "recorded-walkthrough"
-    assert not run["official"]
+    assert not run["official"] and run["split"].startswith("custom-")
     checked = check_run(results, run["run_id"], [walkthrough / "responses.jsonl"],
                         json.loads((walkthrough / "run.json").read_text()), tmp_path / "ref")
     assert checked["attempts"] == 20

@@ -122,8 +122,11 @@ def _spec(opts: EvaluateOptions, responses: datasets.ResponseSet, run_meta: dict
             canonical_json([r["parquet_sha256"] for r in records]).encode())
         split = f"{'+'.join(configs)}/{opts.split}"
     else:
-        dataset_sha = sha256_bytes(canonical_json(inputs_sha256).encode())
-        split = Path(opts.inputs[0]).name.split(".")[0]
+        # Custom tasks: the task set (ids and references) names the split, so runs of different models
+        # on the same records line up on the leaderboard whatever their response files are called.
+        tasks = sorted((p.id, p.level, p.domain, p.record.get("answer")) for p in responses.groups[1])
+        dataset_sha = sha256_bytes(canonical_json(tasks).encode())
+        split = f"custom-{dataset_sha[:12]}"
     generation = (run_meta or {}).get("generation") if isinstance((run_meta or {}).get("generation"), dict) else {}
     from modebench import __version__ as modebench_version
 
@@ -255,6 +258,9 @@ def evaluate(store: Store, opts: EvaluateOptions) -> EvaluationOutcome:
     with start_run(store, spec, resume=opts.resume, policy="public", benchmark_title="ModeBench",
                    headline_metric=HEADLINE_METRIC) as run:
         artifacts = grading.move_staging(staging, run.dir / ARTIFACTS)
+        # Every row comes from modebench's durable journal (a crash here is redone by --resume), so the
+        # rows reach the store in one transaction at the end rather than in timed batches.
+        run.flush_every_s = float("inf")
         recorded = 0
         for unit in units:
             for prompt, result in zip(unit.prompts, unit.results, strict=True):
