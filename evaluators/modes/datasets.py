@@ -10,6 +10,7 @@ this module checks what it needs to split the input into modebench inputs and to
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterator
@@ -128,6 +129,7 @@ def load_frozen_tasks(configs: list[str], split: str = "eval", *, data_root: str
     return tasks
 
 
+@functools.cache
 def frozen_split_record(config: str, split: str) -> dict[str, Any]:
     """The packaged registry entry of a frozen split (level, domain, rows, parquet SHA-256)."""
     from modebench.api import InputError

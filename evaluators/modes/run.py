@@ -139,7 +139,7 @@ def _spec(opts: EvaluateOptions, responses: datasets.ResponseSet, run_meta: dict
         artifact={**({"model": model} if model else {}), "identity": model or {"id": name}},
         backend=generation.get("backend"),
         dataset_sha256=dataset_sha,
-        official=bool(configs) and not opts.allow_partial,
+        official=bool(configs) and not opts.allow_partial and opts.min_defined_prompts == 30,
         scoring={"min_defined_prompts": opts.min_defined_prompts, "groups": responses.n_groups,
                  "inputs_sha256": inputs_sha256, "run_metadata": run_meta,
                  "aggregation": "pooled", "weighting": metrics.WEIGHTING},
@@ -349,6 +349,9 @@ def generate_and_evaluate(store: Store, tasks: datasets.TaskSource, source: Mode
         out = Path(opts.out) if opts.out else default_out(store, name, tasks, source, opts)
         if out.exists() and opts.resume:
             log.info("responses already generated: %s", out)
+        elif out.exists() and not opts.out:
+            raise BadInput(f"responses for exactly this configuration already exist: {out}; pass --resume to "
+                           "evaluate them, or --out FILE to sample again")
         else:
             if backend is None:
                 backend, model, kind = open_backend(source, name)
