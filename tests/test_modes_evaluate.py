@@ -221,3 +221,13 @@ def test_kill_9_during_grading_then_resume(walkthrough, results, tmp_path):
     assert len(history) == 2 and history[1]["resumed_prompts"] >= graded_before - 1
     check_run(results, run["run_id"], [source], json.loads((walkthrough / "run.json").read_text()), tmp_path / "ref")
     assert len(Store(results).attempts(run["run_id"])) == len(many) * 4
+
+
+def test_frozen_ids_must_belong_to_the_configuration(results, tmp_path):
+    source = write_jsonl(tmp_path / "r.jsonl", [{"id": "level1_countdown/eval/0", "responses": ["1"]},
+                                                {"id": "level1_mathir/eval/0", "responses": ["A"]}])
+    proc = run_cli("modes", "evaluate", str(source), "--config", "level1_countdown", "--offline", "--name", "m",
+                   "--results", str(results))
+    assert proc.returncode == 2
+    assert f"{source}:2: id: 'level1_mathir/eval/0' is not a prompt of level1_countdown/eval" in proc.stderr
+    _no_trace(results)
