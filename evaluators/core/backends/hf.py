@@ -118,7 +118,10 @@ def _locate(model: str, revision: str | None) -> tuple[Path, str, str | None]:
         raise BadInput(f"{model}: is a file; give the model's folder (or a Hub repo id)")
     if not data.is_repo_id(model):
         raise BadInput(f"{model}: no such model folder, and not a Hub repo id (owner/name)")
-    folder, commit = data.snapshot(model, revision=revision, allow_patterns=HUB_PATTERNS)
+    try:
+        folder, commit = data.snapshot(model, revision=revision, allow_patterns=HUB_PATTERNS)
+    except BadInput as exc:
+        raise BadInput(f"{exc} (and there is no local folder {model!r})") from None
     if not any(folder.glob("*.safetensors")):
         folder, commit = data.snapshot(model, revision=commit, allow_patterns=HUB_FALLBACK_WEIGHTS)
     return folder, model, commit
