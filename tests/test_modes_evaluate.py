@@ -34,6 +34,7 @@ def _only_run(results: Path) -> dict:
     return runs[0]
 
 
+@pytest.mark.slow
 def test_walkthrough_evaluated_and_ingested(walkthrough, results, tmp_path):
     proc = run_cli("modes", "evaluate", str(walkthrough / "responses.jsonl"), "--run", str(walkthrough / "run.json"),
                    "--results", str(results))

@@ -114,6 +114,7 @@ def test_run_against_scripted_server(walkthrough, results, tmp_path):
     assert graded["extra"]["raw"].startswith("<think>") and graded["extra"]["reasoning"]
 
 
+@pytest.mark.slow
 def test_failed_draws_stop_by_default_and_are_declared_when_kept(walkthrough, results, tmp_path):
     def flaky(body: dict) -> Reply:
         if body["seed"] == 2 and _domain_of(body) == "mathir":

@@ -9,7 +9,7 @@ the final answer content with reasoning removed.
 Durability: each finished (prompt, group) is one fsynced line of `OUT.partial`, whose first line
 records the configuration. A killed generation continues with `--resume` (a torn last line is cut,
 finished groups are never asked again); when every group is done the final `OUT` and its modebench
-run metadata `OUT-stem.run.json` are published atomically and the partial file is removed.
+run metadata (`OUT` with `.run.json` for `.jsonl`) are published atomically and the partial file is removed.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ import datetime as dt
 import json
 import logging
 import os
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from evaluators.core import atomic
 from evaluators.core.backends.base import Backend, GenerationRequest, GenerationResult
+from evaluators.core.backends.server import split_reasoning
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.progress import Progress
 from evaluators.core.runs import canonical_json, sha256_bytes, signature_diff
@@ -35,20 +35,11 @@ log = logging.getLogger("bananabench")
 SCHEMA = "bananabench-modes-generation-v1"
 SEED_RULE = "seed + draw index; draws are counted from 0 across all groups of a prompt"
 FAILED_DRAW_POLICIES = ("stop", "empty")
-# `<think>…</think>` blocks (and a reasoning preamble whose closing tag is the first tag seen).
-_THINK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.S | re.I)
-_OPEN_ENDED = re.compile(r"^\s*(?:.*?)</(?:think|thinking|reasoning)>", re.S | re.I)
-_UNCLOSED = re.compile(r"<(think|thinking|reasoning)>.*\Z", re.S | re.I)
 
 
 def final_answer(text: str | None) -> str:
-    """The graded text: the answer content with `<think>` blocks (closed, unopened or unclosed) removed."""
-    if not text:
-        return ""
-    text = _THINK.sub("", text)
-    text = _OPEN_ENDED.sub("", text, count=1)
-    text = _UNCLOSED.sub("", text)
-    return text.strip()
+    """The graded text: answer content with `<think>` blocks removed (core's rule, as servers' replies get it)."""
+    return split_reasoning(text)[0]
 
 
 @dataclass
@@ -77,7 +68,6 @@ class GenerationSummary:
     draws: int
     failed_draws: int
     resumed_groups: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 @dataclass

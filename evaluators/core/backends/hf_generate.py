@@ -2,28 +2,18 @@
 
 Why one request at a time: every request carries its own seed, and a seed governs the whole
 random stream of a `generate` call, so batching would tie draws together. Chat requests use the
-tokenizer's chat template; `<think>` blocks are split off into `reasoning` so that `text` is the
-final answer content, as for a server backend. torch is imported here, inside functions only.
+tokenizer's chat template; `<think>` blocks are split off into `reasoning` by the server backend's
+rule, so `text` is the final answer content as it is for a server. torch is imported inside functions.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from evaluators.core.backends.base import GenerationRequest, GenerationResult
-
-_THINK = re.compile(r"<think>(.*?)(?:</think>|\Z)", re.S)
-
-
-def split_reasoning(text: str) -> tuple[str, str | None]:
-    """(answer, reasoning): `<think>…</think>` blocks (an unclosed one runs to the end) become reasoning."""
-    thoughts = [m.group(1).strip() for m in _THINK.finditer(text)]
-    if not thoughts:
-        return text.strip(), None
-    return _THINK.sub("", text).strip(), "\n\n".join(t for t in thoughts if t) or None
+from evaluators.core.backends.server import split_reasoning
 
 
 def _prompt_ids(tokenizer: Any, request: GenerationRequest) -> list[int]:
@@ -73,7 +63,7 @@ def sample(model: Any, tokenizer: Any, requests: Sequence[GenerationRequest], *,
             text, reasoning = split_reasoning(raw)
             finish = "stop" if hit_eos or stopped else "length"
             yield index, GenerationResult(
-                text=text, reasoning=reasoning, finish_reason=finish, tokens_in=len(ids), tokens_out=len(new),
+                text=text, reasoning=reasoning or None, finish_reason=finish, tokens_in=len(ids), tokens_out=len(new),
                 raw={"content": raw}, timings={"wall_s": time.monotonic() - start})
         except (RuntimeError, ValueError) as exc:
             yield index, GenerationResult(text=None, error=f"{type(exc).__name__}: {exc}",
