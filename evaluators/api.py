@@ -92,6 +92,8 @@ def run_chat(tasks: Sequence[str], *, base_url: str, name: str | None = None, mo
                      max_tokens=max_tokens, concurrency=concurrency, extra_body=extra_body, stream=stream,
                      retry=RetryPolicy(attempts=retries, base_s=retry_wait_s, max_s=max(30.0, retry_wait_s)),
                      idle_timeout_s=timeout_s, api_key=api_key)
+
+
 def evaluate_modes(inputs: list[str | os.PathLike], *, name: str | None = None,
                    results: Store | str | os.PathLike | None = None, configs: list[str] | None = None,
                    split: str = "eval", data_root: str | os.PathLike | None = None,
