@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -55,6 +57,21 @@ def test_teacher_forcing_on_llama_cpp_matches_in_process_scoring(gguf, llama_ser
     assert backend.stats.prompt_tokens_evaluated <= contexts + 2 * backend.stats.requests
     assert backend.stats.requests >= steps
     assert backend.identity.extra["loglik_method"] == "teacher_forcing"
+    assert backend.describe_loglik()["requests"] == backend.stats.requests
+
+
+def test_teacher_forcing_stops_when_the_reader_stops(gguf, llama_server):
+    backend = ServerLoglikBackend.connect(llama_server.base_url, concurrency=1)
+    reqs = make_requests(gguf.tokenize, 3, seed=15)
+    results = backend.loglikelihood(reqs)
+    next(results)  # the first item is done; the worker has moved on to the second
+    at_first = backend.stats.requests
+    results.close()  # what an error or Ctrl-C in the evaluator does
+    second_item_steps = sum(len(r.continuation) for r in reqs[4:8])
+    assert backend.stats.requests - at_first < second_item_steps / 4, "the worker finished the item anyway"
+    sent = backend.stats.requests
+    time.sleep(0.3)
+    assert backend.stats.requests == sent
 
 
 def test_echoed_prompt_logprobs_are_used(tiny_model, gguf):

@@ -24,6 +24,7 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -104,6 +105,14 @@ class GGUFBackend(Backend):
     @property
     def max_length(self) -> int:
         return self.model.n_ctx
+
+    def describe_loglik(self) -> dict[str, Any]:
+        """How the log-probs were computed (for reports)."""
+        return {"engine": f"llama.cpp {self.identity.extra['llama_cpp']} in-process (xllamacpp "
+                          f"{self.identity.extra['xllamacpp']})",
+                "flash_attn": False, "kv_cache": "f32", "log_softmax": "float32", "n_ctx": self.model.n_ctx,
+                "window_cells": min(self.window, self.model.n_ctx), "n_batch": self.model.n_batch,
+                "prefix_sharing": self.share_prefix, "threads": self.threads}
 
     def close(self) -> None:
         self.model.close()

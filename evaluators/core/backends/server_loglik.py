@@ -53,6 +53,10 @@ POSITIVE_SLACK = 1e-6  # float rounding can put a log-prob of ~1.0 probability a
 SUM_TOLERANCE = 1e-3
 
 
+class _Stopped(Exception):
+    """A worker noticed the caller stopped reading results; its partial item is discarded."""
+
+
 class Refused(EvaluationFailure):
     """The server cannot give exact log-likelihoods (exit 3): the message says what it returned."""
 
@@ -226,6 +230,14 @@ class ServerLoglikBackend(Backend):
     def max_length(self) -> int | None:
         return self.info.ctx
 
+    def describe_loglik(self) -> dict[str, Any]:
+        """How the log-probs were obtained, and what it cost the server (for reports)."""
+        out: dict[str, Any] = {"engine": f"server {self.base_url} ({self.info.mode})", "method": self.method,
+                               "server_fingerprint": self.info.fingerprint, **self.stats.as_dict()}
+        if self.method == "teacher_forcing":
+            out.update(workers=self.workers, banned_partial_utf8_tokens=len(self.banned), n_vocab=self.n_vocab)
+        return out
+
     def _detect_method(self) -> str:
         probe = self.tokenize(PROBE_TEXT)
         echo = self._echo_request(probe)
@@ -310,11 +322,13 @@ class ServerLoglikBackend(Backend):
         free_slots = list(range(self.workers))
         slot_lock = threading.Lock()
 
+        stop = threading.Event()  # set when the caller stops reading (error, Ctrl-C): workers quit between steps
+
         def run(unit: list[int]) -> list[tuple[int, LoglikResult]]:
             with slot_lock:
                 slot = free_slots.pop()
             try:
-                return [(i, self._score(requests[i], slot)) for i in unit]
+                return [(i, self._score(requests[i], slot, stop)) for i in unit]
             finally:
                 with slot_lock:
                     free_slots.append(slot)
@@ -331,13 +345,14 @@ class ServerLoglikBackend(Backend):
                         if nxt is not None:
                             pending.add(pool.submit(run, nxt))
             finally:
+                stop.set()
                 for fut in pending:
                     fut.cancel()
 
-    def _score(self, req: LoglikRequest, slot: int) -> LoglikResult:
+    def _score(self, req: LoglikRequest, slot: int, stop: threading.Event) -> LoglikResult:
         if self.method == "echo":
             return self._score_echo(req)
-        return self._score_forcing(req, slot)
+        return self._score_forcing(req, slot, stop)
 
     def _score_echo(self, req: LoglikRequest) -> LoglikResult:
         prompt = [*req.context, *req.continuation]
@@ -349,11 +364,13 @@ class ServerLoglikBackend(Backend):
         self.stats.add(len(prompt), False)
         return LoglikResult(logprob_sum=math.fsum(lps), n_tokens=len(lps), token_logprobs=lps)
 
-    def _score_forcing(self, req: LoglikRequest, slot: int) -> LoglikResult:
+    def _score_forcing(self, req: LoglikRequest, slot: int, stop: threading.Event) -> LoglikResult:
         prefix = list(req.context)
         lps: list[float] = []
         greedy = True
         for target in req.continuation:
+            if stop.is_set():
+                raise _Stopped
             lp, top = self._next_logprob(prefix, target, slot)
             lps.append(lp)
             greedy = greedy and top == target
