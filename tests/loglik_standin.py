@@ -22,8 +22,8 @@ from evaluators.core.backends.base import LoglikRequest
 from evaluators.core.backends.gguf import GGUFBackend
 
 ECHO_MODES = ("vllm", "vllm-zeros", "vllm-constant", "vllm-short", "vllm-nulls", "vllm-positive",
-              "vllm-no-logprobs", "vllm-breaks-later")
-LLAMA_MODES = ("llama-no-forcing", "llama-placeholder", "llama-biased", "llama-drops-target")
+              "vllm-no-logprobs", "vllm-breaks-later", "vllm-adds-bos")
+LLAMA_MODES = ("llama-no-forcing", "llama-placeholder", "llama-biased", "llama-drops-target", "llama-truncates")
 FAKE_PARTIAL_UTF8 = (5, 6)  # token ids the llama modes describe as lone UTF-8 lead bytes
 
 
@@ -146,9 +146,14 @@ class StandIn:
             values = [None] * len(values)
         elif mode == "vllm-positive":
             values = [None] + [abs(v) + 0.1 for v in values[1:]]
+        n_prompt = len(prompt)
+        if mode == "vllm-adds-bos":  # a BOS in front: one more prompt token than was sent
+            values = [None, -2.0, *values[1:]]
+            n_prompt += 1
         return 200, {"choices": [{"text": "x", "index": 0, "logprobs": {
             "tokens": ["t"] * len(values), "token_logprobs": values, "top_logprobs": None,
-            "text_offset": list(range(len(values)))}}]}
+            "text_offset": list(range(len(values)))}}],
+            "usage": {"prompt_tokens": n_prompt, "completion_tokens": 1, "total_tokens": n_prompt + 1}}
 
     def forcing_reply(self, p: dict[str, Any]) -> tuple[int, Any]:
         if self.mode == "llama-no-forcing":
@@ -167,4 +172,5 @@ class StandIn:
         entries = [{"id": t, "token": f"<{t}>", "logprob": v,
                     "bytes": [0xC3] if t in FAKE_PARTIAL_UTF8 else [0x61]} for t, v in top]
         return 200, {"content": "x", "completion_probabilities": [dict(entries[0], top_logprobs=entries)],
-                     "timings": {"prompt_n": 1}}
+                     "timings": {"prompt_n": 1}, "tokens_evaluated": len(p["prompt"]),
+                     "truncated": self.mode == "llama-truncates" and p.get("id_slot") is not None}

@@ -90,6 +90,7 @@ def test_echoed_prompt_logprobs_are_used(tiny_model, gguf):
     ("vllm-short", r"prompt log-probs for \d+ prompt tokens"),
     ("vllm-nulls", "is None, not a number"),
     ("vllm-positive", "not a finite value <= 0"),
+    ("vllm-adds-bos", r"evaluated \d+ tokens for a \d+-token prompt"),
     ("llama-no-forcing", "echo is ignored.*no next-token distribution"),
     ("llama-placeholder", "not the model's full distribution"),
     ("llama-biased", "biased log-probs"),
@@ -105,6 +106,14 @@ def test_a_server_that_breaks_mid_run_stops_the_run(tiny_model, gguf):
     with StandIn(tiny_model["gguf"], "vllm-breaks-later") as server:
         backend = ServerLoglikBackend.connect(server.base_url)  # its probe is answered correctly
         with pytest.raises(Refused, match="exactly 0"):
+            list(backend.loglikelihood(reqs))
+
+
+def test_a_truncated_prompt_is_refused(tiny_model, gguf):
+    reqs = make_requests(gguf.tokenize, 1, seed=16, choices=1)
+    with StandIn(tiny_model["gguf"], "llama-truncates") as server:
+        backend = ServerLoglikBackend.connect(server.base_url)
+        with pytest.raises(Refused, match="truncated a"):
             list(backend.loglikelihood(reqs))
 
 

@@ -241,9 +241,8 @@ class ServerLoglikBackend(Backend):
     def _detect_method(self) -> str:
         probe = self.tokenize(PROBE_TEXT)
         echo = self._echo_request(probe)
-        values = _echo_values(echo)
-        if values is not None:
-            check_prompt_logprobs(values, len(probe))  # a broken echo is refused, not worked around
+        if _echo_values(echo) is not None:
+            self._checked_echo(echo, len(probe))  # a broken echo is refused, not worked around
             return "echo"
         forcing = self._post("/completion", self._forcing_payload(probe, n_probs=N_PROBS_STEPS[0], slot=None))
         top = _top_logprobs(forcing.body) if forcing.ok else None
@@ -354,13 +353,18 @@ class ServerLoglikBackend(Backend):
             return self._score_echo(req)
         return self._score_forcing(req, slot, stop)
 
-    def _score_echo(self, req: LoglikRequest) -> LoglikResult:
-        prompt = [*req.context, *req.continuation]
-        res = self._echo_request(prompt)
+    def _checked_echo(self, res: Reply, n_prompt: int) -> list[float]:
+        """The prompt's log-probs from an echo reply that passed every check, else Refused."""
         values = _echo_values(res)
         if values is None:
             raise Refused(f"server at {self.base_url} stopped returning prompt log-probs: {_describe_echo(res)}")
-        lps = check_prompt_logprobs(values, len(prompt))[len(req.context):]
+        usage = res.body.get("usage") if isinstance(res.body.get("usage"), dict) else {}
+        _check_prompt_kept({"tokens_evaluated": usage.get("prompt_tokens")}, n_prompt, self.base_url)
+        return check_prompt_logprobs(values, n_prompt)
+
+    def _score_echo(self, req: LoglikRequest) -> LoglikResult:
+        prompt = [*req.context, *req.continuation]
+        lps = self._checked_echo(self._echo_request(prompt), len(prompt))[len(req.context):]
         self.stats.add(len(prompt), False)
         return LoglikResult(logprob_sum=math.fsum(lps), n_tokens=len(lps), token_logprobs=lps)
 
@@ -389,6 +393,7 @@ class ServerLoglikBackend(Backend):
             if any(e is None for e in entries):
                 bad = next(e for e, ok in zip(top, entries, strict=True) if ok is None)
                 raise Refused(f"server at {self.base_url} returned a malformed log-prob entry {bad!r}")
+            _check_prompt_kept(res.body, len(prompt), self.base_url)
             timings = res.body.get("timings") if isinstance(res.body.get("timings"), dict) else {}
             self.stats.add(timings.get("prompt_n"), n_probs == self.n_vocab)
             if len(entries) >= 2 and len({lp for _, lp in entries}) == 1:
@@ -401,6 +406,16 @@ class ServerLoglikBackend(Backend):
                 raise Refused(f"server at {self.base_url} left token {target} out of the full {self.n_vocab}-token "
                               "distribution; refusing to score with a missing log-prob")
         raise AssertionError("unreachable")
+
+
+def _check_prompt_kept(body: dict[str, Any], n_prompt: int, base_url: str) -> None:
+    """Refuse replies for a prompt the server changed: truncated, or with tokens added (a BOS) or dropped."""
+    if body.get("truncated") is True:
+        raise Refused(f"server at {base_url} truncated a {n_prompt}-token prompt; its context is too small")
+    evaluated = body.get("tokens_evaluated")
+    if isinstance(evaluated, int) and not isinstance(evaluated, bool) and evaluated != n_prompt:
+        raise Refused(f"server at {base_url} evaluated {evaluated} tokens for a {n_prompt}-token prompt "
+                      "(it added or dropped tokens, e.g. a BOS); the log-probs would not be the requested ones")
 
 
 def _echo_values(res: Reply) -> list[Any] | None:
