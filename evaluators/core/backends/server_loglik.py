@@ -360,7 +360,11 @@ class ServerLoglikBackend(Backend):
             raise Refused(f"server at {self.base_url} stopped returning prompt log-probs: {_describe_echo(res)}")
         usage = res.body.get("usage") if isinstance(res.body.get("usage"), dict) else {}
         _check_prompt_kept({"tokens_evaluated": usage.get("prompt_tokens")}, n_prompt, self.base_url)
-        return check_prompt_logprobs(values, n_prompt)
+        try:
+            return check_prompt_logprobs(values, n_prompt)
+        except Refused as exc:
+            raise Refused(f"server at {self.base_url} returned unusable prompt log-probs: {exc}; "
+                          "refusing to score") from None
 
     def _score_echo(self, req: LoglikRequest) -> LoglikResult:
         prompt = [*req.context, *req.continuation]
