@@ -7,6 +7,7 @@ import time
 import numpy as np
 import pytest
 
+from evaluators.core.backends.base import LoglikRequest
 from evaluators.core.backends.gguf import GGUFBackend
 from evaluators.core.backends.server_loglik import Refused, ServerLoglikBackend
 from tests.loglik_standin import StandIn
@@ -52,12 +53,23 @@ def test_teacher_forcing_on_llama_cpp_matches_in_process_scoring(gguf, llama_ser
     assert_same_scores(expected, got, len(reqs))
     assert all(got[i].is_greedy == expected[i].is_greedy for i in got)
     # the pinned slot's prompt cache makes a step cost about one token, not the whole prefix again
-    steps = sum(len(r.continuation) for r in reqs)
     contexts = sum(len(r.context) for r in reqs[::4])
     assert backend.stats.prompt_tokens_evaluated <= contexts + 2 * backend.stats.requests
-    assert backend.stats.requests >= steps
     assert backend.identity.extra["loglik_method"] == "teacher_forcing"
     assert backend.describe_loglik()["requests"] == backend.stats.requests
+
+
+def test_choices_sharing_a_prompt_cost_one_request(gguf, llama_server):
+    backend = ServerLoglikBackend.connect(llama_server.base_url)
+    letters = [tuple(gguf.tokenize(f" {x}")) for x in "ABCD"]
+    assert all(len(t) == 1 for t in letters)
+    contexts = [tuple(gguf.tokenize(f"Question {k}: which letter? Answer:")) for k in range(3)]
+    reqs = [LoglikRequest(c, t) for c in contexts for t in letters]
+    got = dict(backend.loglikelihood(reqs))
+    # one distribution per context, widened at most twice (32, 1024, all) to reach every letter
+    assert backend.stats.requests <= 3 * len(contexts) < len(reqs)
+    expected = dict(gguf.loglikelihood(reqs))
+    assert_same_scores(expected, got, len(reqs))
 
 
 def test_teacher_forcing_stops_when_the_reader_stops(gguf, llama_server):

@@ -53,6 +53,15 @@ POSITIVE_SLACK = 1e-6  # float rounding can put a log-prob of ~1.0 probability a
 SUM_TOLERANCE = 1e-3
 
 
+@dataclass
+class _Seen:
+    """A next-token distribution already fetched: how wide (n_probs), its entries, its argmax."""
+
+    n_probs: int
+    found: dict[int, float]
+    best: int
+
+
 class _Stopped(Exception):
     """A worker noticed the caller stopped reading results; its partial item is discarded."""
 
@@ -326,8 +335,9 @@ class ServerLoglikBackend(Backend):
         def run(unit: list[int]) -> list[tuple[int, LoglikResult]]:
             with slot_lock:
                 slot = free_slots.pop()
+            memo: dict[tuple[int, ...], _Seen] = {}  # one unit's choices often share prompts (the context...)
             try:
-                return [(i, self._score(requests[i], slot, stop)) for i in unit]
+                return [(i, self._score(requests[i], slot, stop, memo)) for i in unit]
             finally:
                 with slot_lock:
                     free_slots.append(slot)
@@ -348,10 +358,11 @@ class ServerLoglikBackend(Backend):
                 for fut in pending:
                     fut.cancel()
 
-    def _score(self, req: LoglikRequest, slot: int, stop: threading.Event) -> LoglikResult:
+    def _score(self, req: LoglikRequest, slot: int, stop: threading.Event,
+               memo: dict[tuple[int, ...], _Seen]) -> LoglikResult:
         if self.method == "echo":
             return self._score_echo(req)
-        return self._score_forcing(req, slot, stop)
+        return self._score_forcing(req, slot, stop, memo)
 
     def _checked_echo(self, res: Reply, n_prompt: int) -> list[float]:
         """The prompt's log-probs from an echo reply that passed every check, else Refused."""
@@ -372,23 +383,35 @@ class ServerLoglikBackend(Backend):
         self.stats.add(len(prompt), False)
         return LoglikResult(logprob_sum=math.fsum(lps), n_tokens=len(lps), token_logprobs=lps)
 
-    def _score_forcing(self, req: LoglikRequest, slot: int, stop: threading.Event) -> LoglikResult:
+    def _score_forcing(self, req: LoglikRequest, slot: int, stop: threading.Event,
+                       memo: dict[tuple[int, ...], _Seen]) -> LoglikResult:
         prefix = list(req.context)
         lps: list[float] = []
         greedy = True
         for target in req.continuation:
             if stop.is_set():
                 raise _Stopped
-            lp, top = self._next_logprob(prefix, target, slot)
+            lp, top = self._next_logprob(prefix, target, slot, memo)
             lps.append(lp)
             greedy = greedy and top == target
             prefix.append(target)
         return LoglikResult(logprob_sum=math.fsum(lps), n_tokens=len(lps), token_logprobs=lps, is_greedy=greedy)
 
-    def _next_logprob(self, prompt: list[int], target: int, slot: int) -> tuple[float, int]:
-        """log p(target | prompt) and the argmax token, from the server's next-token distribution."""
+    def _next_logprob(self, prompt: list[int], target: int, slot: int,
+                      memo: dict[tuple[int, ...], _Seen]) -> tuple[float, int]:
+        """log p(target | prompt) and the argmax token, from the server's next-token distribution.
+
+        Asks for the top 32, then 1024, then every token, until the target is among them; a prompt
+        already asked about (another choice with the same prefix) is answered from `memo`.
+        """
         assert self.n_vocab
+        key = tuple(prompt)
+        seen = memo.get(key)
+        if seen is not None and target in seen.found:
+            return seen.found[target], seen.best
         for n_probs in sorted({min(n, self.n_vocab) for n in N_PROBS_STEPS} | {self.n_vocab}):
+            if seen is not None and n_probs <= seen.n_probs:
+                continue
             res = self._post("/completion", self._forcing_payload(prompt, n_probs=n_probs, slot=slot))
             top = _top_logprobs(res.body) if res.ok else None
             if top is None:
@@ -402,10 +425,9 @@ class ServerLoglikBackend(Backend):
             self.stats.add(timings.get("prompt_n"), n_probs == self.n_vocab)
             if len(entries) >= 2 and len({lp for _, lp in entries}) == 1:
                 raise Refused(f"server at {self.base_url} returned {len(entries)} identical log-probs (placeholders)")
-            found = dict(entries)
-            best = max(entries, key=lambda e: e[1])[0]
-            if target in found:
-                return found[target], best
+            seen = memo[key] = _Seen(n_probs, dict(entries), max(entries, key=lambda e: e[1])[0])
+            if target in seen.found:
+                return seen.found[target], seen.best
             if n_probs == self.n_vocab:
                 raise Refused(f"server at {self.base_url} left token {target} out of the full {self.n_vocab}-token "
                               "distribution; refusing to score with a missing log-prob")
