@@ -18,7 +18,7 @@ from evaluators.core.export import export_store
 from evaluators.core.store import Query, Store
 
 __all__ = [
-    "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
+    "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export", "run_agent",
 ]
 
 
@@ -64,3 +64,17 @@ def export(store: Store | str | None, out_dir: str | os.PathLike, fmt: str = "pa
            private: bool = False) -> list:
     """Write every table as Parquet/CSV, dropping ids-only item text unless `private`."""
     return export_store(_store(store), out_dir, fmt, private=private)
+
+
+def run_agent(*, name: str, base_url: str, results: str | os.PathLike | None = None, **options: Any) -> dict[str, Any]:
+    """Run (or resume) the banana-benchmark for one model on an OpenAI-compatible server.
+
+    `options` are the fields of `evaluators.agent.run.AgentRunOptions` (model_id, ctx, tasks_dir, only,
+    exclude, categories, tags, attempts, parallel, thinking, reasoning, max_tokens, keep_workspaces,
+    timeout_s, idle_s, max_tool_calls, rerun, dry_run, config, image, memory, pids, cpus). Returns
+    `{"run_id", "dir", "scores"}` (or `{"dry_run": True}`).
+    """
+    from evaluators.agent.run import AgentRunOptions, run_agent_benchmark
+
+    opts = AgentRunOptions(name=name, base_url=base_url, **options)
+    return run_agent_benchmark(_store(results), opts)
