@@ -156,7 +156,16 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
                  parallel=parallel, keep=opts.keep_workspaces, fingerprint=info.fingerprint)
         run.flush()
         scores = metrics.compute_scores(store, run.run_id)
-        run.finish(scores, extra={**spec.extra, "tasks": {t.id: t.hash for t in tasks}})
+        errors = [a for a in store.attempts(run.run_id) if a["status"] == "error"]
+        extra = {**spec.extra, "tasks": {t.id: t.hash for t in tasks}}
+        if errors:
+            # Incomplete: not on the leaderboard until the same command has retried the errors.
+            run.finish(scores, extra=extra, status="failed")
+            raise EvaluationFailure(
+                f"{len(errors)} attempt(s) hit infrastructure errors (first: {errors[0]['item_id']}: "
+                f"{(errors[0]['extra'] or {}).get('error')}); they are not counted as failures. "
+                "Fix the cause and run the same command again to retry them")
+        run.finish(scores, extra=extra)
         return {"run_id": run.run_id, "dir": str(run.dir), "scores": scores}
 
 
