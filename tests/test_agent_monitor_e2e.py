@@ -121,7 +121,14 @@ def test_sigterm_sigkill_then_resume(tmp_path: Path):
         _wait_for_requests(mock, 4, killed)
         os.kill(killed.pid, signal.SIGKILL)
         killed.wait()
-        assert containers_of("resumer"), "a killed runner leaves its container behind"
+        # A crash can leave a container running (e.g. podman itself killed): plant one labelled with a
+        # dead runner pid; the next run must remove it.
+        subprocess.run(["podman", "run", "-d", "--runtime", "runc", "--ulimit", "nofile=1024:1024",
+                        "--ulimit", "nproc=1024:1024", "--network", "none", "--label", "bananabench.agent=1",
+                        "--label", "bananabench.owner=resumer", "--label", f"bananabench.pid={killed.pid}",
+                        "-v", "/usr:/usr:ro", "bananabench-agent:offline", "sleep", "600"], check=True,
+                       capture_output=True)
+        assert containers_of("resumer")
 
         done = run_cli(*_run_cmd(mock.base_url, results, tasks)[3:])
     assert done.returncode == 0, done.stderr
@@ -141,17 +148,20 @@ def test_server_outage_is_an_error_then_retried(tmp_path: Path):
     write_task(tasks, "smoke/outage", prompt="TASK-OUTAGE: write done.txt")
     results = tmp_path / "results"
     config = tmp_path / "bench.toml"
-    config.write_text("[pi.settings.retry]\nenabled = true\nmaxRetries = 1\nbaseDelayMs = 50\n")
-    outage = Rule(match="TASK-OUTAGE", reply=Reply(status=503, error="upstream model crashed"), times=2)
-    with _mock(outage, Rule(match="TASK-OUTAGE", reply=[DONE, say("done")])) as mock:
+    config.write_text("[pi.settings.retry]\nenabled = true\nmaxRetries = 1\nbaseDelayMs = 50\n"
+                      "[pi.settings.retry.provider]\nmaxRetries = 0\n")
+    with _mock(Rule(match="TASK-OUTAGE", reply=Reply(status=503, error="upstream model crashed"))) as mock:
         first = run_cli(*_run_cmd(mock.base_url, results, tasks, "--config", str(config))[3:])
         assert first.returncode == 3, first.stderr
         assert "run the same command again" in first.stderr
         run, attempts = _attempts(results)
         a = attempts["smoke/outage"]
         assert a["status"] == "error" and a["score"] is None and "503" in a["extra"]["error"]
+        assert run["status"] == "failed"
         scores = Store(results).scores(run["run_id"])
         assert not [s for s in scores if s["metric"] == "score"]       # errors are excluded, not counted as 0
+        assert len(mock.generation_requests()) == 2                    # Pi's own retry, as configured
+        mock.rules[:] = [Rule(match="TASK-OUTAGE", reply=[DONE, say("done")])]
         second = run_cli(*_run_cmd(mock.base_url, results, tasks, "--config", str(config))[3:])
     assert second.returncode == 0, second.stderr
     run2, attempts = _attempts(results)
@@ -163,9 +173,10 @@ def test_context_overflow_survived_by_compaction(tmp_path: Path):
     write_task(tasks, "smoke/overflow", prompt="TASK-OVERFLOW: write done.txt")
     results = tmp_path / "results"
     overflow = Reply(status=400, error="the request exceeds the available context size, try increasing it")
-    rule = Rule(match="TASK-OVERFLOW", on="all",
-                reply=[overflow, say("## Goal\nWrite done.txt\n## Progress\nNothing yet."), DONE, say("done")])
-    with _mock(rule) as mock:
+    summary = Rule(match="context checkpoint summary|PREFIX of a turn", on="all",
+                   reply=say("## Goal\nWrite done.txt\n## Progress\nNothing yet."))
+    task = Rule(match="TASK-OVERFLOW", on="all", reply=[overflow, DONE, say("done")])
+    with _mock(summary, task) as mock:
         proc = run_cli(*_run_cmd(mock.base_url, results, tasks)[3:])
     assert proc.returncode == 0, proc.stderr
     run, attempts = _attempts(results)
