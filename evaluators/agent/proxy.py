@@ -197,6 +197,10 @@ class _Handler(BaseHTTPRequestHandler):
         traffic.touch()
         path = self.path
         if (method, path) not in ALLOWED:
+            # Read what the client sent first: closing on unread data would reset the connection.
+            length = int(self.headers.get("Content-Length") or 0)
+            if 0 < length <= MAX_BODY:
+                self.rfile.read(length)
             with traffic.lock:
                 traffic.denied.append(f"{method} {path}"[:200])
             self._reply(403, f"{method} {path} is not allowed from the sandbox")

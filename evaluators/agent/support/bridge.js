@@ -15,11 +15,10 @@ const server = net.createServer((client) => {
   const upstream = net.connect(socketPath);
   client.pipe(upstream);
   upstream.pipe(client);
+  // pipe() ends each side when the other ends (keeping buffered data); errors tear both down.
   const close = () => { client.destroy(); upstream.destroy(); };
   client.on("error", close);
   upstream.on("error", close);
-  client.on("close", close);
-  upstream.on("close", close);
 });
 
 server.on("error", (err) => {
