@@ -33,7 +33,6 @@ ENV_PI_DIR = "BANANABENCH_PI_DIR"
 IMAGES = {"full": "bananabench-agent:full", "offline": "bananabench-agent:offline"}
 LABEL_KIND = "bananabench.image.kind"
 LABEL_RECIPE = "bananabench.image.recipe"
-LABEL_PI_DIR = "bananabench.image.pi_dir"
 LABEL_PI_VERSION = "bananabench.image.pi_version"
 # Host files the offline root file system copies (small, needed by the host's /usr binaries).
 _HOST_ETC = ("ld.so.cache", "ld.so.conf", "nsswitch.conf", "mime.types")
@@ -176,28 +175,34 @@ def _recipe_hash(data: bytes) -> str:
 
 
 def build_offline(podman: pm.Podman, *, pi_version: str | None = None, force: bool = False) -> Image:
-    """Import the offline image (again only if its recipe or Pi changed)."""
-    directory = pi_dir() if not pi_version else pi_dir().parent / f"pi-{pi_version}"
+    """Import the offline image (again only if its recipe changed); install Pi on the host if needed.
+
+    The image holds no Pi: containers mount the host's Pi folder (`BANANABENCH_PI_DIR`, default the
+    project's `evaluators/agent/pi`), so several checkouts can share one image.
+    """
+    directory = pi_dir()
+    if pi_version:
+        directory = Path(os.environ.get("BANANABENCH_CACHE") or ".cache").resolve() / f"pi-{pi_version}"
     installed = pi_installed_version(directory)
     if installed is None or (pi_version and installed != pi_version):
         log.info("installing Pi%s into %s", f" {pi_version}" if pi_version else "", directory)
-        installed = install_pi(directory, pi_version)
+        install_pi(directory, pi_version)
+    if pi_version:
+        log.warning("Pi %s is in %s: set %s=%s for runs to use it", pi_version, directory, ENV_PI_DIR, directory)
     rootfs = offline_rootfs()
-    recipe = _recipe_hash(rootfs + str(directory).encode() + installed.encode())
+    recipe = _recipe_hash(rootfs)
     name = IMAGES["offline"]
     current = pm.image_labels(podman, name)
-    if current is not None and current.get(LABEL_RECIPE) == recipe and not force:
-        return load(podman, name)
-    changes = [f"LABEL {LABEL_KIND}=offline", f"LABEL {LABEL_RECIPE}={recipe}",
-               f"LABEL {LABEL_PI_DIR}={directory.resolve()}", f"LABEL {LABEL_PI_VERSION}={installed}",
-               "USER 1000:1000", "WORKDIR /workspace", "ENV HOME=/home/agent",
-               "ENV PATH=/usr/local/bin:/usr/bin:/bin", 'CMD ["/bin/sh"]']
-    args = ["import"]
-    for change in changes:
-        args += ["--change", change]
-    pm.run(podman, *args, "-", name, input=rootfs, timeout=300)
-    log.info("built the offline sandbox image %s (Pi %s, host /usr mounted at run time)", name, installed)
-    return load(podman, name)
+    if current is None or current.get(LABEL_RECIPE) != recipe or force:
+        changes = [f"LABEL {LABEL_KIND}=offline", f"LABEL {LABEL_RECIPE}={recipe}", "USER 1000:1000",
+                   "WORKDIR /workspace", "ENV HOME=/home/agent", "ENV PATH=/usr/local/bin:/usr/bin:/bin",
+                   'CMD ["/bin/sh"]']
+        args = ["import"]
+        for change in changes:
+            args += ["--change", change]
+        pm.run(podman, *args, "-", name, input=rootfs, timeout=300)
+        log.info("built the offline sandbox image %s (host /usr and Pi are mounted at run time)", name)
+    return load(podman, name, pi=directory)
 
 
 def build_full(podman: pm.Podman, *, pi_version: str | None = None) -> Image:
@@ -218,7 +223,7 @@ def build_full(podman: pm.Podman, *, pi_version: str | None = None) -> Image:
     return load(podman, name)
 
 
-def load(podman: pm.Podman, name: str) -> Image:
+def load(podman: pm.Podman, name: str, *, pi: Path | None = None) -> Image:
     proc = pm.run(podman, "image", "inspect", "--format", "{{json .}}", name, check=False, timeout=60)
     if proc.returncode != 0:
         raise BadInput(f"sandbox image {name} not found; build it with `bananabench agent build-image`")
@@ -228,11 +233,14 @@ def load(podman: pm.Podman, name: str) -> Image:
     kind = labels.get(LABEL_KIND)
     if kind not in ("full", "offline"):
         raise BadInput(f"image {name} was not built by `bananabench agent build-image` (no {LABEL_KIND} label)")
-    directory = labels.get(LABEL_PI_DIR)
-    if kind == "offline" and (not directory or pi_installed_version(Path(directory)) is None):
-        raise BadInput(f"image {name}: Pi is not installed at {directory}; run `bananabench agent build-image --offline`")
-    return Image(name=name, kind=kind, image_id=info.get("Id", ""), pi_dir=directory,
-                 pi_version=labels.get(LABEL_PI_VERSION), labels=labels)
+    directory, version = None, labels.get(LABEL_PI_VERSION)
+    if kind == "offline":
+        directory = (pi or pi_dir()).resolve()
+        version = pi_installed_version(directory)
+        if version is None:
+            raise BadInput(f"Pi is not installed in {directory}: run `make pi` (npm ci there) or set {ENV_PI_DIR}")
+    return Image(name=name, kind=kind, image_id=info.get("Id", ""), pi_dir=str(directory) if directory else None,
+                 pi_version=version, labels=labels)
 
 
 def resolve(podman: pm.Podman, requested: str | None = None) -> Image:
