@@ -66,6 +66,7 @@ def test_every_stuck_condition(tmp_path: Path):
         proc = run_cli("agent", "run", "--name", "stuck-model", "--base-url", mock.base_url, "--results",
                        str(results), "--tasks-dir", str(tasks), "--idle-s", "20", "--timeout-s", "60")
     assert proc.returncode == 0, proc.stderr
+    assert mock.max_in_flight == 2          # two attempts at once: the server's two slots
     run, attempts = _attempts(results)
     got = {task.split("/")[1]: (a["status"], a["extra"]["stuck_reason"]) for task, a in attempts.items()}
     assert got == {

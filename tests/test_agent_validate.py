@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,35 @@ def test_dry_run_and_bad_input(tmp_path: Path):
     assert down.returncode == 3 and "127.0.0.1:9" in down.stderr
     grade = run_cli("agent", "grade", "m", "frontend/counter", "9", "--results", str(tmp_path))
     assert grade.returncode == 2 and "0 to 5" in grade.stderr
+
+
+def test_repo_task_clone_patch_prepare(tmp_path: Path, monkeypatch):
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    (upstream / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run(["git", "init", "-q", str(upstream)], check=True)
+    subprocess.run([*git, "-C", str(upstream), "add", "."], check=True)
+    subprocess.run([*git, "-C", str(upstream), "commit", "-qm", "v1"], check=True)
+    rev = subprocess.run(["git", "-C", str(upstream), "rev-parse", "HEAD"], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    (upstream / "calc.py").write_text("def add(a, b):\n    return a + b + 1\n")    # later upstream history
+    subprocess.run([*git, "-C", str(upstream), "commit", "-qam", "v2"], check=True)
+    task = tmp_path / "tasks" / "bugfix" / "large-project" / "calc-add"
+    (task / "verify").mkdir(parents=True)
+    (task / "solution").mkdir()
+    (task / "task.toml").write_text(
+        'title = "add"\ncategory = "bugfix/large-project"\ntags = ["python", "bugfix", "large", "synthetic"]\n'
+        f'[repo]\nurl = "{upstream}"\nrev = "{rev}"\npatch = "bug.patch"\nprepare = ["echo ready > PREPARED"]\n'
+        '[verify]\ncmd = "test -f PREPARED && python3 check.py"\n')
+    (task / "prompt.md").write_text("Fix add().\n")
+    (task / "bug.patch").write_text(
+        "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a + b\n+    return a - b\n")
+    (task / "verify" / "check.py").write_text("from calc import add\nassert add(2, 3) == 5\n")
+    (task / "solution" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    cache = tmp_path / "cache"
+    env = {"BANANABENCH_AGENT_CACHE": str(cache)}
+    ok = run_cli("agent", "validate", "--native", "--tasks-dir", str(tmp_path / "tasks"), env=env)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert len(list((cache / "agent-repos" / "mirrors").iterdir())) == 1     # cloned once, reused
+    assert run_cli("agent", "lint", "--tasks-dir", str(tmp_path / "tasks")).returncode == 0
