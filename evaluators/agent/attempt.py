@@ -20,6 +20,7 @@ from typing import Any
 
 from evaluators.agent import events as events_mod
 from evaluators.agent import pi as pi_mod
+from evaluators.agent import podman as pm
 from evaluators.agent.containers import Sandbox, chown_tree, parse_score, valid_png
 from evaluators.agent.datasets import Task
 from evaluators.agent.limits import Limits
@@ -232,8 +233,6 @@ def _final_error(attempt_dir: Path) -> dict[str, Any]:
 
 
 def _kill(sandbox: Sandbox, name: str) -> None:
-    from evaluators.agent import podman as pm
-
     pm.kill(sandbox.podman, name)
 
 
@@ -242,8 +241,3 @@ def _tail(path: Path, n: int = 600) -> str:
         return path.read_text(errors="replace").strip()[-n:] or "(no stderr)"
     except OSError:
         return "(no stderr)"
-
-
-def infrastructure_error(message: str, wall_s: float) -> AttemptResult:
-    return AttemptResult(status="error", score=None, correct=None, wall_s=wall_s, error=message)
-

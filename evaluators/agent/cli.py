@@ -10,7 +10,7 @@ import os
 import sys
 
 from evaluators.core import cliargs
-from evaluators.core.errors import BadInput, EvaluationFailure
+from evaluators.core.errors import BadInput
 
 EPILOG = ("Tasks live in tasks/agent/<category>/<name>/ (override with --tasks-dir or $BANANABENCH_AGENT_TASKS). "
           "Selectors --only/--exclude (task ids), --category and --tag take globs and repeat.")
@@ -65,6 +65,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="limits ([limits]) and Pi settings ([pi.settings]) file")
     p.add_argument("--image", default=None, help="sandbox image (default: bananabench-agent:full if built, "
                                                  "else the offline image, built on demand)")
+    p.add_argument("--api-key-env", metavar="VAR", default=None,
+                   help="environment variable holding the server's API key (added by the host proxy; the "
+                        "sandbox never sees it)")
     p.add_argument("--memory", default="4g", help="memory limit per container (default 4g)")
     p.add_argument("--pids", type=cliargs.positive_int, default=512, help="process limit per container")
     p.add_argument("--cpus", type=float, default=2.0, help="CPU limit per container")
@@ -143,13 +146,18 @@ def cmd_list(args) -> int:
 def cmd_run(args) -> int:
     from evaluators import api
 
+    api_key = None
+    if args.api_key_env:
+        api_key = os.environ.get(args.api_key_env)
+        if not api_key:
+            raise BadInput(f"--api-key-env {args.api_key_env}: that environment variable is not set")
     summary = api.run_agent(
         name=args.name, base_url=args.base_url, results=args.results, model_id=args.model_id, ctx=args.ctx,
         tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.category, tags=args.tag,
         attempts=args.attempts, parallel=args.parallel, thinking=args.thinking, reasoning=args.reasoning,
         max_tokens=args.max_tokens, keep_workspaces=args.keep_workspaces, timeout_s=args.timeout_s,
         idle_s=args.idle_s, max_tool_calls=args.max_tool_calls, rerun=args.rerun, dry_run=args.dry_run,
-        config=args.config, image=args.image, memory=args.memory, pids=args.pids, cpus=args.cpus,
+        config=args.config, image=args.image, memory=args.memory, pids=args.pids, cpus=args.cpus, api_key=api_key,
     )
     if summary.get("dry_run"):
         return 0
@@ -262,12 +270,9 @@ def cmd_build_image(args) -> int:
     from evaluators.agent import podman as pm
 
     podman = pm.require()
-    try:
-        if args.offline:
-            built = image.build_offline(podman, pi_version=args.pi_version, force=args.force)
-        else:
-            built = image.build_full(podman, pi_version=args.pi_version)
-    except EvaluationFailure:
-        raise
+    if args.offline:
+        built = image.build_offline(podman, pi_version=args.pi_version, force=args.force)
+    else:
+        built = image.build_full(podman, pi_version=args.pi_version)
     print(f"{built.name}: {built.kind} image, Pi {built.pi_version}, id {built.image_id[:12]}")
     return 0

@@ -281,11 +281,3 @@ def select(tasks: Iterable[Task], *, only: Sequence[str] = (), exclude: Sequence
             continue
         chosen.append(task)
     return chosen
-
-
-def suite_hash(tasks: Iterable[Task]) -> str:
-    """One hash over the selected tasks' ids and hashes (the run's dataset identity)."""
-    digest = hashlib.sha256()
-    for task in sorted(tasks, key=lambda t: t.id):
-        digest.update(f"{task.id}\0{task.hash}\n".encode())
-    return digest.hexdigest()

@@ -149,11 +149,9 @@ def remove_stale(podman: Podman, owner: str) -> list[str]:
     return removed
 
 
-def require(podman_ok: bool = True) -> Podman:
-    """`detect()` with a usage error (exit 2) instead of a failure when podman is missing."""
+def require() -> Podman:
+    """`detect()`, but a missing podman is a usage error (exit 2): the user must install it or use --native."""
     try:
         return detect()
     except EvaluationFailure as exc:
-        if podman_ok:
-            raise BadInput(str(exc)) from None
-        raise
+        raise BadInput(str(exc)) from None

@@ -14,7 +14,6 @@ import http.client
 import json
 import logging
 import os
-import socket
 import socketserver
 import threading
 import time
@@ -331,16 +330,3 @@ def _usage_from(event: Any, record: RequestRecord) -> None:
             record.prompt_tokens = timings["prompt_n"] + (timings.get("cache_n") or 0)
         if record.completion_tokens is None and timings.get("predicted_n") is not None:
             record.completion_tokens = timings["predicted_n"]
-
-
-def probe(socket_path: str | os.PathLike, method: str, path: str, timeout: float = 10.0) -> int:
-    """Send one request through a proxy socket and return the status (used by health checks and tests)."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout)
-    try:
-        sock.connect(str(socket_path))
-        sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{{}}".encode())
-        head = sock.recv(64).decode(errors="replace")
-    finally:
-        sock.close()
-    return int(head.split()[1])

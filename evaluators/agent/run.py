@@ -9,6 +9,7 @@ containers and discard the unfinished attempts.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
 import logging
 import os
 import shutil
@@ -295,7 +296,5 @@ def _int(value: Any) -> int | None:
 
 
 def _json(obj: Any) -> str:
-    import json
-
     return json.dumps(obj, indent=2, default=str, ensure_ascii=False) + "\n"
 
