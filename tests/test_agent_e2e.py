@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from evaluators.core.store import Store
-from tests.agent_support import FIXTURES, call, needs_pi, needs_podman, say
 from tests.conftest import run_cli
+from tests.helpers.agent import FIXTURES, call, needs_pi, needs_podman, say
 from tests.mock_openai import MockOpenAI, ModelSpec, Rule
 
 pytestmark = [pytest.mark.slow, pytest.mark.podman, needs_podman, needs_pi]

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from evaluators.core.store import Store
-from tests.agent_support import call, containers_of, needs_pi, needs_podman, say, write_task
 from tests.conftest import REPO, cli_env, run_cli
+from tests.helpers.agent import call, containers_of, needs_pi, needs_podman, say, write_task
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply, Rule
 
 pytestmark = [pytest.mark.slow, pytest.mark.podman, needs_podman, needs_pi]

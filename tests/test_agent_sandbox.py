@@ -21,7 +21,7 @@ from evaluators.agent import image
 from evaluators.agent import podman as pm
 from evaluators.agent.containers import Resources, Sandbox, chown_tree
 from evaluators.agent.proxy import ModelProxy
-from tests.agent_support import FIXTURES, needs_podman
+from tests.helpers.agent import FIXTURES, needs_podman
 from tests.mock_openai import MockOpenAI, ModelSpec
 
 pytestmark = [pytest.mark.slow, pytest.mark.podman, needs_podman]

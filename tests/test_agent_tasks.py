@@ -12,8 +12,8 @@ from evaluators.agent.events import summarize
 from evaluators.agent.limits import Limits, load_config, merged
 from evaluators.agent.monitor import StuckMonitor
 from evaluators.core.errors import BadInput
-from tests.agent_support import FIXTURES, write_task
 from tests.conftest import run_cli
+from tests.helpers.agent import FIXTURES, write_task
 
 
 def test_fixture_tasks_load_and_follow_the_scheme():

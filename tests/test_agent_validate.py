@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.agent_support import FIXTURES, needs_podman
 from tests.conftest import run_cli
+from tests.helpers.agent import FIXTURES, needs_podman
 
 
 @pytest.fixture

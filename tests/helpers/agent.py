@@ -12,7 +12,7 @@ import pytest
 
 from tests.mock_openai import Reply
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "agent_tasks"
 PI_DIR = REPO / "evaluators" / "agent" / "pi"
 
