@@ -18,7 +18,8 @@ from evaluators.core.export import export_store
 from evaluators.core.store import Query, Store
 
 __all__ = [
-    "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export", "run_agent",
+    "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
+    "evaluate_modes", "generate_modes", "run_modes", "run_agent",
 ]
 
 
@@ -78,3 +79,74 @@ def run_agent(*, name: str, base_url: str, results: str | os.PathLike | None = N
 
     opts = AgentRunOptions(name=name, base_url=base_url, **options)
     return run_agent_benchmark(_store(results), opts)
+def evaluate_modes(inputs: list[str | os.PathLike], *, name: str | None = None,
+                   results: Store | str | os.PathLike | None = None, configs: list[str] | None = None,
+                   split: str = "eval", data_root: str | os.PathLike | None = None,
+                   cache_dir: str | os.PathLike | None = None, offline: bool = False, allow_partial: bool = False,
+                   run_metadata: str | os.PathLike | None = None, min_defined_prompts: int = 30,
+                   workers: int = 1, resume: bool = False):
+    """Grade saved ModeBench responses with modebench and store every attempt (returns an EvaluationOutcome).
+
+    `inputs`: one `bananabench modes generate` file, or plain modebench response files (one per group).
+    """
+    from evaluators.modes.run import EvaluateOptions, evaluate
+
+    opts = EvaluateOptions(inputs=list(inputs), name=name, configs=list(configs or []), split=split,
+                           data_root=data_root, cache_dir=cache_dir, offline=offline, allow_partial=allow_partial,
+                           run_metadata=run_metadata, min_defined_prompts=min_defined_prompts, workers=workers,
+                           resume=resume)
+    return evaluate(_store(results), opts)
+
+
+def _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model, served_model,
+                   api_key_env, ctx, concurrency, device, dtype):
+    from evaluators.modes.datasets import TaskSource
+    from evaluators.modes.generate import ModelSource
+
+    return (TaskSource(configs=configs, input=input, split=split, data_root=data_root, cache_dir=cache_dir,
+                       offline=offline, limit=limit),
+            ModelSource(base_url=base_url, model=model, served_model=served_model, api_key_env=api_key_env, ctx=ctx,
+                        concurrency=concurrency, device=device, dtype=dtype))
+
+
+def generate_modes(*, out: str | os.PathLike | None, configs: list[str] | None = None,
+                   input: str | os.PathLike | None = None, base_url: str | None = None, model: str | None = None,
+                   name: str | None = None, served_model: str | None = None, api_key_env: str | None = None,
+                   ctx: int | None = None, concurrency: int = 4, device: str | None = None, dtype: str | None = None,
+                   k: int = 8, groups: int = 4, temperature: float = 1.0, top_p: float = 1.0, max_tokens: int = 192,
+                   seed: int = 0, prompt_condition: str = "registered_hints_v1", on_draw_error: str = "stop",
+                   limit: int | None = None, split: str = "eval", data_root: str | os.PathLike | None = None,
+                   cache_dir: str | os.PathLike | None = None, offline: bool = False, resume: bool = False):
+    """Sample k draws x groups per ModeBench task into a responses file (returns a GenerationSummary)."""
+    from evaluators.modes.generate import GenerateOptions
+    from evaluators.modes.run import generate_responses
+
+    tasks, source = _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model,
+                                   served_model, api_key_env, ctx, concurrency, device, dtype)
+    opts = GenerateOptions(out=out, name=name, k=k, groups=groups, temperature=temperature, top_p=top_p,
+                           max_tokens=max_tokens, seed=seed, prompt_condition=prompt_condition,
+                           on_draw_error=on_draw_error, resume=resume)
+    return generate_responses(tasks, source, opts)
+
+
+def run_modes(*, out: str | os.PathLike | None = None, results: Store | str | os.PathLike | None = None,
+              configs: list[str] | None = None, input: str | os.PathLike | None = None,
+              base_url: str | None = None, model: str | None = None, name: str | None = None,
+              served_model: str | None = None, api_key_env: str | None = None, ctx: int | None = None,
+              concurrency: int = 4, device: str | None = None, dtype: str | None = None, k: int = 8,
+              groups: int = 4, temperature: float = 1.0, top_p: float = 1.0, max_tokens: int = 192, seed: int = 0,
+              prompt_condition: str = "registered_hints_v1", on_draw_error: str = "stop", limit: int | None = None,
+              split: str = "eval", data_root: str | os.PathLike | None = None,
+              cache_dir: str | os.PathLike | None = None, offline: bool = False, allow_partial: bool = False,
+              min_defined_prompts: int = 30, workers: int = 1, resume: bool = False):
+    """Generate ModeBench responses, grade them with modebench and store them (returns an EvaluationOutcome)."""
+    from evaluators.modes.generate import GenerateOptions
+    from evaluators.modes.run import generate_and_evaluate
+
+    tasks, source = _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model,
+                                   served_model, api_key_env, ctx, concurrency, device, dtype)
+    opts = GenerateOptions(out=out, name=name, k=k, groups=groups, temperature=temperature, top_p=top_p,
+                           max_tokens=max_tokens, seed=seed, prompt_condition=prompt_condition,
+                           on_draw_error=on_draw_error, resume=resume)
+    return generate_and_evaluate(_store(results), tasks, source, opts, min_defined_prompts=min_defined_prompts,
+                                 workers=workers, allow_partial=allow_partial)
