@@ -154,5 +154,6 @@ def test_fork_bomb_and_memory_bomb_are_contained(sandbox: Sandbox, tmp_path: Pat
                              timeout_s=120)
     assert "rc=137" in memory.text or "MemoryError" in memory.text, memory.text   # 1 GiB > the 256m limit
     assert "1073741824" not in memory.text
+    assert not (Path.cwd() / "oom").exists()                      # podman's OOM marker stays out of the checkout
     shell = sandbox.oneshot("bomb", [], "echo alive", timeout_s=60)
     assert shell.rc == 0 and "alive" in shell.text             # the host and podman are still fine

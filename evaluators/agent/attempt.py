@@ -161,7 +161,7 @@ def _drive(sandbox: Sandbox, task: Task, workspace: Path, attempt_dir: Path, soc
     monitor = StuckMonitor(limits)
     launched = time.monotonic()
     sandbox.track(name)
-    pi = pi_mod.PiProcess(argv, attempt_dir / "events.jsonl", attempt_dir / "pi-stderr.log")
+    pi = pi_mod.PiProcess(argv, attempt_dir / "events.jsonl", attempt_dir / "pi-stderr.log", cwd=pm.scratch_cwd())
     try:
         pi.send({"type": "prompt", "message": task.prompt})
         state_request: str | None = None

@@ -97,7 +97,8 @@ class Sandbox:
         self.track(name)
         started = time.monotonic()
         try:
-            proc = subprocess.Popen(self.podman.cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(self.podman.cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    cwd=pm.scratch_cwd())
             try:
                 out, _ = proc.communicate(timeout=timeout_s)
                 timed_out = False

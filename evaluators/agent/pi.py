@@ -90,11 +90,11 @@ class Outcome:
 class PiProcess:
     """The `podman run -i` process running Pi; events arrive on a queue, the kept ones go to a file."""
 
-    def __init__(self, argv: list[str], events_path: Path, stderr_path: Path):
+    def __init__(self, argv: list[str], events_path: Path, stderr_path: Path, cwd: str | None = None):
         self.events_path = events_path
         self._stderr = open(stderr_path, "wb")
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                                     bufsize=0)
+                                     bufsize=0, cwd=cwd)
         self.queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.last_output = time.monotonic()
         self._events = open(events_path, "w", encoding="utf-8")

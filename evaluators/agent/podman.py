@@ -7,12 +7,14 @@ run of the same model without touching anyone else's.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
 import resource
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -88,11 +90,21 @@ def _cap(hard: int, wanted: int) -> int:
     return wanted if hard == resource.RLIM_INFINITY else min(hard, wanted)
 
 
+@cache
+def scratch_cwd() -> str:
+    """A private working directory for podman processes: conmon drops an `oom` marker file into the
+    caller's current directory when a container runs out of memory, which must not litter a checkout."""
+    path = tempfile.mkdtemp(prefix="bananabench-podman-")
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
 def run(podman: Podman, *args: str, timeout: float | None = 120, check: bool = True,
         input: bytes | None = None) -> subprocess.CompletedProcess:
     """Run a podman command, returning bytes output; a failure is an infrastructure error."""
     try:
-        proc = subprocess.run(podman.cmd(*args), capture_output=True, timeout=timeout, input=input)
+        proc = subprocess.run(podman.cmd(*args), capture_output=True, timeout=timeout, input=input,
+                              cwd=scratch_cwd())
     except subprocess.TimeoutExpired as exc:
         raise EvaluationFailure(f"podman {args[0]} timed out after {timeout} s") from exc
     if check and proc.returncode != 0:
