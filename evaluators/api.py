@@ -12,14 +12,18 @@ Importing this module is cheap (no torch): evaluators load their heavy parts whe
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from evaluators.core.export import export_store
 from evaluators.core.store import Query, Store
 
+if TYPE_CHECKING:
+    from evaluators.chat.run import TaskResult
+
 __all__ = [
     "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
-    "evaluate_modes", "generate_modes", "run_modes", "run_agent",
+    "run_chat", "evaluate_modes", "generate_modes", "run_modes", "run_agent",
 ]
 
 
@@ -79,6 +83,28 @@ def run_agent(*, name: str, base_url: str, results: str | os.PathLike | None = N
 
     opts = AgentRunOptions(name=name, base_url=base_url, **options)
     return run_agent_benchmark(_store(results), opts)
+
+
+def run_chat(tasks: Sequence[str], *, base_url: str, name: str | None = None, model_id: str | None = None,
+             ctx: int | None = None, data: str | os.PathLike | None = None, limit: int | None = None,
+             resume: bool = False, fold_system: bool | None = None, max_tokens: dict[str, int] | None = None,
+             concurrency: int | None = None, extra_body: dict[str, Any] | None = None, stream: bool = True,
+             retries: int = 5, retry_wait_s: float = 1.0, timeout_s: float = 600.0, api_key: str | None = None,
+             results: Store | str | os.PathLike | None = None) -> list[TaskResult]:
+    """Evaluate a served model on chat tasks (`arc`, `mmlu`, `gsm8k`); one run per task.
+
+    Returns one `evaluators.chat.run.TaskResult` per task (run id, status, accuracy and the
+    correct/wrong/unanswered/error counts). `fold_system=None` folds the system prompt into the
+    user turn only when the server's chat template has no system role.
+    """
+    from evaluators.chat.run import run_chat as _run_chat
+    from evaluators.core.backends.server import RetryPolicy
+
+    return _run_chat(_store(results), list(tasks), base_url=base_url, name=name, model_id=model_id, ctx=ctx,
+                     data=None if data is None else str(data), limit=limit, resume=resume, fold_system=fold_system,
+                     max_tokens=max_tokens, concurrency=concurrency, extra_body=extra_body, stream=stream,
+                     retry=RetryPolicy(attempts=retries, base_s=retry_wait_s, max_s=max(30.0, retry_wait_s)),
+                     idle_timeout_s=timeout_s, api_key=api_key)
 
 
 def evaluate_modes(inputs: list[str | os.PathLike], *, name: str | None = None,
