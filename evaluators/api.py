@@ -23,8 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
-    "run_chat",
-    "evaluate_modes", "generate_modes", "run_modes",
+    "run_chat", "evaluate_modes", "generate_modes", "run_modes", "run_agent",
 ]
 
 
@@ -70,6 +69,20 @@ def export(store: Store | str | None, out_dir: str | os.PathLike, fmt: str = "pa
            private: bool = False) -> list:
     """Write every table as Parquet/CSV, dropping ids-only item text unless `private`."""
     return export_store(_store(store), out_dir, fmt, private=private)
+
+
+def run_agent(*, name: str, base_url: str, results: str | os.PathLike | None = None, **options: Any) -> dict[str, Any]:
+    """Run (or resume) the banana-benchmark for one model on an OpenAI-compatible server.
+
+    `options` are the fields of `evaluators.agent.run.AgentRunOptions` (model_id, ctx, tasks_dir, only,
+    exclude, categories, tags, attempts, parallel, thinking, reasoning, max_tokens, keep_workspaces,
+    timeout_s, idle_s, max_tool_calls, rerun, dry_run, config, image, memory, pids, cpus, api_key). Returns
+    `{"run_id", "dir", "scores"}` (or `{"dry_run": True}`).
+    """
+    from evaluators.agent.run import AgentRunOptions, run_agent_benchmark
+
+    opts = AgentRunOptions(name=name, base_url=base_url, **options)
+    return run_agent_benchmark(_store(results), opts)
 
 
 def run_chat(tasks: Sequence[str], *, base_url: str, name: str | None = None, model_id: str | None = None,
