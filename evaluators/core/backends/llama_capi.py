@@ -21,6 +21,7 @@ import ctypes
 import importlib.metadata
 import importlib.util
 import logging
+import os
 import re
 import struct
 import threading
@@ -302,6 +303,11 @@ def library() -> Library:
             if spec is None or not spec.submodule_search_locations:
                 raise EvaluationFailure(
                     "the gguf backend needs llama.cpp from the xllamacpp wheel: pip install 'bananabench[gguf]'")
+            # llama.cpp's CPU threads are OpenMP threads; with the default (active) wait policy, idle
+            # threads spin, and on a busy machine 2 threads ran 5x slower than 1 (measured, 2 cores,
+            # load 3). Passive waiting fixes that; it is read once, when the runtime loads, and a value
+            # the user set wins.
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             folder = Path(next(iter(spec.submodule_search_locations)))
             candidates = sorted(folder.glob("xllamacpp*.so")) + sorted(folder.glob("xllamacpp*.pyd"))
             if not candidates:
