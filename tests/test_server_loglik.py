@@ -38,7 +38,6 @@ def assert_same_scores(expected: dict, got: dict, n: int, choices: int = 4) -> N
     assert (a.reshape(-1, choices).argmax(1) == b.reshape(-1, choices).argmax(1)).all()
 
 
-@pytest.mark.slow
 def test_teacher_forcing_on_llama_cpp_matches_in_process_scoring(gguf, llama_server):
     backend = ServerLoglikBackend.connect(llama_server.base_url)
     assert backend.method == "teacher_forcing"
