@@ -403,6 +403,8 @@ class Store:
             unknown = set(row) - set(columns)
             if unknown:
                 raise ValueError(f"{table}: unknown columns {sorted(unknown)}")
+            if "attempt" in columns and row.get("attempt") is None:
+                row = {**row, "attempt": 1}
             unique[tuple(row.get(k) for k in keys)] = row
         arrow = _arrow_table(table, columns, list(unique.values()))
 
@@ -411,7 +413,8 @@ class Store:
             try:
                 c.execute(f"INSERT OR REPLACE INTO {table} SELECT * FROM incoming_rows")
             finally:
-                c.unregister("incoming_rows")
+                with contextlib.suppress(Exception):  # an aborted transaction must keep its own error
+                    c.unregister("incoming_rows")
 
         if con is not None:
             go(con)
