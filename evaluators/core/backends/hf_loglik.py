@@ -296,13 +296,14 @@ class PackedScorer:
             hi = min(n_sources, lo + self._logit_chunk)
             selected = flat.index_select(0, source_rows[lo:hi])
             logits = selected.float() if are_logits else self._logits(selected)
-            lse = torch.logsumexp(logits, dim=-1)
-            best = logits.argmax(dim=-1)
+            # One max pass serves both the stable log-sum-exp and the greedy check.
+            peak = logits.amax(dim=-1)
+            lse = peak + torch.log(torch.exp(logits - peak[:, None]).sum(dim=-1))
             in_chunk = (target_source >= lo) & (target_source < hi)
             local = target_source[in_chunk] - lo
-            toks = target_tokens[in_chunk]
-            token_lp[in_chunk] = logits[local, toks] - lse[local]
-            greedy[in_chunk] = best[local] == toks
+            target_logit = logits[local, target_tokens[in_chunk]]
+            token_lp[in_chunk] = target_logit - lse[local]
+            greedy[in_chunk] = target_logit >= peak[local]
         n_req = len(batch.requests)
         target_request = batch.target_request.to(dev, non_blocking=True)
         sums = torch.zeros(n_req, dtype=torch.float64, device=dev).index_add_(0, target_request, token_lp.double())
