@@ -20,7 +20,9 @@ from evaluators.core.store import Store
 log = logging.getLogger("bananabench")
 
 # Step modules in the order they run; each has `TITLE` and `run(ctx)`.
-STEP_MODULES: tuple[str, ...] = ()
+STEP_MODULES: tuple[str, ...] = (
+    "evaluators.loglik.demo",
+)
 
 
 @dataclass
@@ -32,6 +34,7 @@ class DemoContext:
     site: Path
     tiny_model: Path | None = None
     tiny_gguf: Path | None = None
+    model_name: str = "tiny-llama"  # the tiny model's leaderboard name in every evaluator's step
     notes: list[str] = field(default_factory=list)
 
 

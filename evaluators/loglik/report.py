@@ -8,7 +8,6 @@ from it, so it never holds a torn line, a duplicate, or an example the store lac
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -31,8 +30,7 @@ class PartialResults:
 
     def append(self, record: dict[str, Any]) -> None:
         self._fh.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        self._fh.flush()  # in the OS once written: survives the process being killed (like the core journal)
 
     def close(self) -> None:
         self._fh.close()
@@ -54,7 +52,8 @@ def _code(text: str) -> str:
     fence = "`"
     while fence in text:
         fence += "`"
-    pad = " " if text.startswith("`") or text.endswith("`") or text.startswith(" ") else ""
+    # CommonMark strips one space from each side when both are present: pad so the text survives.
+    pad = " " if text[:1] == "`" or text[-1:] == "`" or (text[:1] == " " and text[-1:] == " ") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
 
 

@@ -62,9 +62,15 @@ class LoglikOptions:
 def _open_hf(opts: LoglikOptions) -> Backend:
     from evaluators.core.backends.hf import HFBackend
 
-    return HFBackend(opts.model, device=opts.device, dtype=opts.dtype, threads=opts.threads,
-                     revision=opts.revision, loglik_max_contexts=opts.batch_size,
-                     loglik_token_budget=opts.max_batch_tokens)
+    dtype = opts.dtype
+    if dtype == "auto":
+        import torch
+
+        cuda = opts.device.startswith("cuda") or (opts.device == "auto" and torch.cuda.is_available())
+        dtype = "bfloat16" if cuda else "float32"
+    backend = HFBackend(opts.model, revision=opts.revision, device=opts.device, dtype=dtype, threads=opts.threads)
+    backend.configure_loglik(max_contexts=opts.batch_size, token_budget=opts.max_batch_tokens)
+    return backend
 
 
 BACKENDS: dict[str, Callable[[LoglikOptions], Backend]] = {"hf": _open_hf}
@@ -431,31 +437,31 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
 # -- entry point ---------------------------------------------------------------------------------------
 
 def _base_bench_data(opts: LoglikOptions) -> ds.BaseBenchData:
-    location = opts.data
-    if location and (Path(location).exists() or location.startswith((".", "/", "~"))):
-        return ds.load_base_bench(Path(location).expanduser())
+    """`--data`/`--local-data` when it is a local path, else the (gated) hub dataset."""
     from evaluators.core import data as hub
 
-    repo = location or ds.BASE_BENCH_REPO
-    path, revision = hub.download_file(repo, ds.BASE_BENCH_FILE, repo_type="dataset", revision=opts.data_revision)
+    if opts.data and not hub.is_repo_id(opts.data):
+        return ds.load_base_bench(Path(opts.data).expanduser())
+    repo = opts.data or ds.BASE_BENCH_REPO
+    path, commit = hub.download_file(repo, ds.BASE_BENCH_FILE, repo_type="dataset", revision=opts.data_revision)
     data = ds.load_base_bench(path)
-    data.source = f"{repo}@{revision}" if revision else repo
+    data.source = f"{repo}@{commit}"
     return data
 
 
 def _base_evals_folder(opts: LoglikOptions) -> tuple[Path, str]:
+    """A local folder, or a hub dataset snapshot (manifest.json and data/*.parquet only)."""
+    from evaluators.core import data as hub
+
     if not opts.data:
         raise BadInput("base-evals needs --data: a local folder with manifest.json and the split parquet files, "
                        "or a hub dataset repo id holding them (the seed names no repo id)")
-    location = opts.data
-    if Path(location).expanduser().exists() or location.startswith((".", "/", "~")):
-        folder = Path(location).expanduser()
+    if not hub.is_repo_id(opts.data):
+        folder = Path(opts.data).expanduser()
         return folder, str(folder)
-    from evaluators.core import data as hub
-
-    folder, revision = hub.download_dataset(location, allow_patterns=[ds.MANIFEST, "data/*.parquet"],
-                                            revision=opts.data_revision)
-    return Path(folder), f"{location}@{revision}" if revision else location
+    folder, commit = hub.snapshot(opts.data, repo_type="dataset", revision=opts.data_revision,
+                                  allow_patterns=[ds.MANIFEST, "data/*.parquet"])
+    return folder, f"{opts.data}@{commit}"
 
 
 def run_loglik(opts: LoglikOptions) -> dict[str, Any]:
