@@ -215,6 +215,12 @@ def test_base_evals_rejects_ambiguous_and_overlength(tiny_model, tmp_path, hf):
     assert scores[("overall", "", "n_rejected")] == 2 and scores[("split", "tiny_custom", "acc_norm")] == split["acc_norm"]
     assert store.query("SELECT headline_metric, policy FROM benchmarks WHERE benchmark = 'base-evals'").rows == [
         ("acc_norm", "public")]
+    # --resume after the split finished keeps that run (a multi-split resume skips finished splits).
+    proc = run_cli("loglik", "run", "--bench", "base-evals:tiny_custom", "--model", tiny_model["path"], "--name", "t",
+                   "--data", str(folder), "--results", str(results), "--out-dir", str(out), "--device", "cpu",
+                   "--threads", "1", "--resume")
+    assert proc.returncode == 0, proc.stderr
+    assert "already finished" in proc.stderr and len(Store(results).runs()) == 1
 
 
 def test_hub_data_gated_base_bench_and_public_base_evals(tiny_model, tmp_path):

@@ -11,6 +11,7 @@ openers, so other backends plug in without touching the scoring code.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import Callable
@@ -54,7 +55,6 @@ class LoglikOptions:
     results: str | None = None
     revision: str | None = None
     data_revision: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 # -- backends ------------------------------------------------------------------------------------
@@ -218,6 +218,28 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared],
             raise EvaluationFailure(f"the backend returned no result for {len(missing)} items (first: {missing[0]})")
 
 
+def finished_twin(store: Store, spec: RunSpec) -> dict[str, Any] | None:
+    """On `--resume`: the latest run of this model/benchmark/split when it already finished with this signature.
+
+    Resuming a multi-split command after an interruption must not redo (or trip over) the splits
+    that finished; their report is taken as is.
+    """
+    rows = store.query(
+        "SELECT run_id, status, signature, extra FROM runs WHERE model_name = ? AND benchmark = ? "
+        "AND coalesce(split, '') = coalesce(?, '') ORDER BY started_at DESC LIMIT 1",
+        [spec.model_name, spec.benchmark, spec.split]).dicts() if store.path.exists() else []
+    if not rows or rows[0]["status"] != "finished" or rows[0]["signature"] != spec.signature():
+        return None
+    extra = json.loads(rows[0]["extra"] or "{}")
+    folder = Path(extra.get("out_dir") or store.root / "runs" / rows[0]["run_id"])
+    if not (folder / report.REPORT).is_file():
+        return None
+    log.info("%s%s already finished in run %s; keeping it", spec.benchmark, f" {spec.split}" if spec.split else "",
+             rows[0]["run_id"])
+    return {"run_id": rows[0]["run_id"], "dir": str(folder),
+            "report": json.loads((folder / report.REPORT).read_text(encoding="utf-8"))}
+
+
 def _stored_choices(store: Store, run_id: str) -> dict[str, list[metrics.ChoiceScore]]:
     rows = store.query("SELECT item_id, idx, logprob_sum, n_tokens FROM choices WHERE run_id = ? "
                        "ORDER BY item_id, idx", [run_id]).rows
@@ -289,6 +311,8 @@ def run_base_bench(opts: LoglikOptions, store: Store, data: ds.BaseBenchData, ba
         extra={"official_reasons": reasons, "dataset": {"path": str(data.path), "source": data.source},
                **opts.extra},
     )
+    if opts.resume and (twin := finished_twin(store, spec)):
+        return twin
     with start_run(store, spec, resume=opts.resume, out_dir=opts.out_dir, policy="ids-only",
                    benchmark_title=ds.BASE_BENCH_TITLE, headline_metric="elo") as run:
         by_id = {p.id: p for p in prepared}
@@ -314,7 +338,7 @@ def run_base_bench(opts: LoglikOptions, store: Store, data: ds.BaseBenchData, ba
                        "backend": opts.backend, "device": opts.device, "dtype": opts.dtype, "threads": opts.threads,
                        "batch_size": opts.batch_size, "max_batch_tokens": opts.max_batch_tokens, "limit": opts.limit,
                        "scorer": _scorer_info(backend), "signature_sha256": spec.signature()},
-            "dataset": {"path": str(data.path), "source": data.source, "sha256": data.sha256,
+            "dataset": {"path": str(data.path.resolve()), "source": data.source, "sha256": data.sha256,
                         "official_sha256": ds.OFFICIAL_SHA256, "n_items": len(items)},
             "overall_elo": summary["elo"]["value"] if scored else None,
             "overall_elo_ci": [summary["elo"]["ci_low"], summary["elo"]["ci_high"]] if scored else None,
@@ -389,8 +413,10 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
                  "max_batch_tokens": opts.max_batch_tokens},
         n_items=len(items),
         extra={"official_reasons": reasons, "dataset": {"path": str(split.path), "source": source,
-                                                        "manifest_sha256": split.manifest_sha256}, **opts.extra},
+                                                        "manifest_sha256": split.manifest_sha256}},
     )
+    if opts.resume and (twin := finished_twin(store, spec)):
+        return {**twin, "split": twin["report"]["splits"][split.name]}
     with start_run(store, spec, resume=opts.resume, out_dir=out_dir, policy="public",
                    benchmark_title=ds.BASE_EVALS_TITLE, headline_metric="acc_norm") as run:
         by_id = {p.id: p for p in prepared}
@@ -419,7 +445,7 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
                        "device": opts.device, "dtype": opts.dtype, "threads": opts.threads,
                        "batch_size": opts.batch_size, "max_batch_tokens": opts.max_batch_tokens, "limit": opts.limit,
                        "scorer": _scorer_info(backend), "signature_sha256": spec.signature()},
-            "dataset": {"path": str(split.path), "source": source, "sha256": split.sha256,
+            "dataset": {"path": str(split.path.resolve()), "source": source, "sha256": split.sha256,
                         "manifest_sha256": split.manifest_sha256, "n_items": len(items)},
             "splits": {split.name: split_entry},
             "rejected": [{"id": p.id, "reason": p.reject} for p in rejected],

@@ -124,18 +124,28 @@ class PackedScorer:
         if not self._verified:
             self._verify(requests)
         groups = self._groups(requests)
+        # Batch k's results are collected (one device-to-host copy) after batch k+1 is launched,
+        # so the host prepares the next batch while the device works.
+        pending: tuple[_Batch, torch.Tensor] | None = None
         start = 0
         while start < len(groups):
             batch_groups = self._take(groups, start)
             try:
-                results = self._run(requests, batch_groups)
+                launched = self._launch(requests, batch_groups)
             except Exception as exc:
                 if not _is_oom(exc):
                     raise
+                if pending is not None:
+                    yield from self._collect(*pending)
+                    pending = None
                 self._on_oom(batch_groups, exc)
                 continue
             start += len(batch_groups)
-            yield from results
+            if pending is not None:
+                yield from self._collect(*pending)
+            pending = launched
+        if pending is not None:
+            yield from self._collect(*pending)
 
     # -- grouping and batching -----------------------------------------------------------------
 
@@ -279,7 +289,8 @@ class PackedScorer:
         return self.model(input_ids=ids, use_cache=False, **kwargs).logits, True
 
     @torch.inference_mode()
-    def _run(self, requests: Sequence[LoglikRequest], groups: list[_Group]) -> list[tuple[int, LoglikResult]]:
+    def _launch(self, requests: Sequence[LoglikRequest], groups: list[_Group]) -> tuple[_Batch, torch.Tensor]:
+        """Queue one batch on the device; returns it with a small device tensor holding its results."""
         batch = self._build(requests, groups)
         dev = self.device
         states, are_logits = self._hidden_or_logits(batch)
@@ -307,15 +318,22 @@ class PackedScorer:
         n_req = len(batch.requests)
         target_request = batch.target_request.to(dev, non_blocking=True)
         sums = torch.zeros(n_req, dtype=torch.float64, device=dev).index_add_(0, target_request, token_lp.double())
-        misses = torch.zeros(n_req, dtype=torch.long, device=dev).index_add_(0, target_request, (~greedy).long())
-        sums_cpu, misses_cpu, lp_cpu = sums.cpu().tolist(), misses.cpu().tolist(), token_lp.cpu().tolist()
+        misses = torch.zeros(n_req, dtype=torch.float64, device=dev).index_add_(0, target_request,
+                                                                                (~greedy).double())
+        return batch, torch.cat([sums, misses, token_lp.double()])
+
+    def _collect(self, batch: _Batch, packed: torch.Tensor) -> list[tuple[int, LoglikResult]]:
+        """Bring one batch's results to the host (the only sync per batch) as `LoglikResult`s."""
+        values = packed.cpu().tolist()
+        n_req = len(batch.requests)
+        sums, misses, lp = values[:n_req], values[n_req:2 * n_req], values[2 * n_req:]
         results = []
         cursor = 0
         for local, global_index in enumerate(batch.requests):
             n = batch.n_tokens[local]
-            results.append((global_index, LoglikResult(logprob_sum=sums_cpu[local], n_tokens=n,
-                                                       token_logprobs=lp_cpu[cursor:cursor + n],
-                                                       is_greedy=misses_cpu[local] == 0)))
+            results.append((global_index, LoglikResult(logprob_sum=sums[local], n_tokens=n,
+                                                       token_logprobs=lp[cursor:cursor + n],
+                                                       is_greedy=misses[local] == 0)))
             cursor += n
         return results
 
@@ -332,7 +350,9 @@ class PackedScorer:
 
     def _probe_diff(self, probe: list[LoglikRequest]) -> float:
         ref = [self._reference(r) for r in probe]
-        got = dict(self._run(probe, self._groups(probe)))
+        got = {}
+        for group in self._groups(probe):
+            got.update(self._collect(*self._launch(probe, [group])))
         return max(abs(got[i].logprob_sum - ref[i]) / len(probe[i].continuation) for i in range(len(probe)))
 
     def _verify(self, requests: Sequence[LoglikRequest]) -> None:
@@ -344,10 +364,16 @@ class PackedScorer:
         conts.append(tuple(reversed(first.continuation[:12])))
         probe = [LoglikRequest(ctx, c) for c in conts]
         tol = 1e-3 if self.dtype == torch.float32 else 0.15
-        diffs = []
+        diffs: list[float] = []
         for mode, needed in (("packed", True), ("packed", False), ("rows", False)):
             self.mode, self.project_only_needed = mode, needed
-            diffs.append(self._probe_diff(probe))
+            try:
+                diffs.append(self._probe_diff(probe))
+            except Exception as exc:  # e.g. a decoder that takes no position_ids: try the next path
+                if _is_oom(exc):
+                    raise
+                log.debug("scoring path %s/%s failed on the probe: %s", mode, needed, exc)
+                diffs.append(math.inf)
             if diffs[-1] <= tol:
                 break
         else:
@@ -359,13 +385,3 @@ class PackedScorer:
                         "(difference %.3g); using the %s path with %s projection", type(self.model).__name__,
                         diffs[0], self.describe()["scorer"], self.describe()["projection"])
         self.probe_max_abs_diff = float(f"{diffs[-1]:.3g}")
-
-
-def loglikelihood(model: Any, requests: Sequence[LoglikRequest], *, max_contexts: int | None = 8,
-                  token_budget: int | None = None) -> Iterator[tuple[int, LoglikResult]]:
-    """Convenience wrapper: score `requests` with a fresh `PackedScorer`."""
-    yield from PackedScorer(model, max_contexts=max_contexts, token_budget=token_budget).score(requests)
-
-
-def mean_logprob(result: LoglikResult) -> float:
-    return result.logprob_sum / result.n_tokens if result.n_tokens else -math.inf
