@@ -176,7 +176,7 @@ def prepare_choices(backend: Backend, items: list[ds.ChoiceItem], add_bos: bool)
 # -- scoring ----------------------------------------------------------------------------------------
 
 def score_prepared(run: Run, backend: Backend, prepared: list[Prepared],
-                   on_done: Callable[[Prepared, list[metrics.ChoiceScore] | None, dict[str, Any]], None],
+                   on_done: Callable[[Prepared, list[metrics.ChoiceScore] | None], None],
                    make_row: Callable[[Prepared, list[metrics.ChoiceScore] | None], dict[str, Any]],
                    desc: str) -> None:
     """Score every item the run has not done yet; record each one as soon as its last choice is in."""
@@ -184,9 +184,8 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared],
     with Progress(len(prepared), desc, initial=len(prepared) - len(todo)) as bar:
         for p in todo:
             if p.reject is not None:
-                row = make_row(p, None)
-                run.record(row)
-                on_done(p, None, row)
+                run.record(make_row(p, None))
+                on_done(p, None)
                 bar.update()
         scorable = [p for p in todo if p.reject is None]
         requests: list[LoglikRequest] = []
@@ -208,10 +207,9 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared],
             if remaining[i] == 0:
                 p = scorable[i]
                 choices = [c for c in filled[i] if c is not None]
-                row = make_row(p, choices)
-                run.record(row, choices=[
+                run.record(make_row(p, choices), choices=[
                     {**c.as_dict(), "idx": k2, "extra": {"is_greedy": greedy[i][k2]}} for k2, c in enumerate(choices)])
-                on_done(p, choices, row)
+                on_done(p, choices)
                 bar.update()
         missing = [scorable[i].id for i, r in enumerate(remaining) if r]
         if missing:
@@ -247,6 +245,24 @@ def _stored_choices(store: Store, run_id: str) -> dict[str, list[metrics.ChoiceS
     for item_id, _idx, lp, n in rows:
         out.setdefault(item_id, []).append(metrics.ChoiceScore(lp, n))
     return out
+
+
+ItemFn = Callable[[Prepared, "list[metrics.ChoiceScore] | None"], dict[str, Any]]
+
+
+def score_run(run: Run, backend: Backend, prepared: list[Prepared], item: ItemFn, row: ItemFn,
+              desc: str) -> list[dict[str, Any]]:
+    """Score what the run still lacks, keeping partial_results.jsonl in step; report items in data order.
+
+    On resume the partial file is first rewritten from the store (the record of what is done).
+    """
+    stored = _stored_choices(run.store, run.run_id) if run.resumed else {}
+    previous = [item(p, stored.get(p.id)) for p in prepared if run.is_done(p.id) and (p.reject or p.id in stored)]
+    with report.PartialResults(run.path(report.PARTIAL), previous) as partial:
+        score_prepared(run, backend, prepared, lambda p, choices: partial.append(item(p, choices)), row, desc)
+    run.flush()
+    stored = _stored_choices(run.store, run.run_id)
+    return [item(p, None if p.reject else stored.get(p.id)) for p in prepared]
 
 
 # -- Base Bench ----------------------------------------------------------------------------------------
@@ -308,24 +324,15 @@ def run_base_bench(opts: LoglikOptions, store: Store, data: ds.BaseBenchData, ba
         options={"device": opts.device, "dtype": opts.dtype, "threads": opts.threads, "batch_size": opts.batch_size,
                  "max_batch_tokens": opts.max_batch_tokens},
         n_items=len(items),
-        extra={"official_reasons": reasons, "dataset": {"path": str(data.path), "source": data.source},
-               **opts.extra},
+        extra={"official_reasons": reasons, "dataset": {"path": str(data.path.resolve()), "source": data.source}},
     )
     if opts.resume and (twin := finished_twin(store, spec)):
         return twin
     with start_run(store, spec, resume=opts.resume, out_dir=opts.out_dir, policy="ids-only",
                    benchmark_title=ds.BASE_BENCH_TITLE, headline_metric="elo") as run:
         by_id = {p.id: p for p in prepared}
-        stored = _stored_choices(store, run.run_id) if run.resumed else {}
-        previous = [_bb_item(p, stored.get(p.id), official) for p in prepared
-                    if run.is_done(p.id) and (p.reject or p.id in stored)]
-        with report.PartialResults(run.path(report.PARTIAL), previous) as partial:
-            score_prepared(run, backend, prepared,
-                           lambda p, choices, _row: partial.append(_bb_item(p, choices, official)),
-                           _bb_row, f"{name} base-bench")
-        run.flush()
-        stored = _stored_choices(store, run.run_id)
-        report_items = [_bb_item(by_id[p.id], stored.get(p.id) if not p.reject else None, official) for p in prepared]
+        report_items = score_run(run, backend, prepared, lambda p, c: _bb_item(p, c, official), _bb_row,
+                                 f"{name} base-bench")
         scored = [{**i, "item_elo": by_id[i["id"]].meta["item_elo"],
                    "point_weight": by_id[i["id"]].meta["point_weight"]} for i in report_items if i["status"] == "ok"]
         summary = metrics.base_bench_summary(scored)
@@ -412,25 +419,15 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
         options={"device": opts.device, "dtype": opts.dtype, "threads": opts.threads, "batch_size": opts.batch_size,
                  "max_batch_tokens": opts.max_batch_tokens},
         n_items=len(items),
-        extra={"official_reasons": reasons, "dataset": {"path": str(split.path), "source": source,
+        extra={"official_reasons": reasons, "dataset": {"path": str(split.path.resolve()), "source": source,
                                                         "manifest_sha256": split.manifest_sha256}},
     )
     if opts.resume and (twin := finished_twin(store, spec)):
         return {**twin, "split": twin["report"]["splits"][split.name]}
     with start_run(store, spec, resume=opts.resume, out_dir=out_dir, policy="public",
                    benchmark_title=ds.BASE_EVALS_TITLE, headline_metric="acc_norm") as run:
-        by_id = {p.id: p for p in prepared}
-        stored = _stored_choices(store, run.run_id) if run.resumed else {}
-        previous = [_choice_item(p, stored.get(p.id), official) for p in prepared
-                    if run.is_done(p.id) and (p.reject or p.id in stored)]
-        with report.PartialResults(run.path(report.PARTIAL), previous) as partial:
-            score_prepared(run, backend, prepared,
-                           lambda p, choices, _row: partial.append(_choice_item(p, choices, official)),
-                           _choice_row, f"{name} {split.name}")
-        run.flush()
-        stored = _stored_choices(store, run.run_id)
-        report_items = [_choice_item(by_id[p.id], stored.get(p.id) if not p.reject else None, official)
-                        for p in prepared]
+        report_items = score_run(run, backend, prepared, lambda p, c: _choice_item(p, c, official), _choice_row,
+                                 f"{name} {split.name}")
         scored = [i for i in report_items if i["status"] == "ok"]
         summary = metrics.choice_summary([{"correct_acc": i["correct_acc"], "correct_acc_norm": i["correct"]}
                                           for i in scored], len(rejected))
