@@ -22,6 +22,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "evaluators.store_cli",
     "evaluators.models_cli",
     "evaluators.loglik.cli",
+    "evaluators.agent.cli",
+    "evaluators.chat.cli",
+    "evaluators.modes.cli",
     "evaluators.demo",
 )
 

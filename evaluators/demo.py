@@ -22,6 +22,9 @@ log = logging.getLogger("bananabench")
 # Step modules in the order they run; each has `TITLE` and `run(ctx)`.
 STEP_MODULES: tuple[str, ...] = (
     "evaluators.loglik.demo",
+    "evaluators.agent.demo",
+    "evaluators.chat.demo",
+    "evaluators.modes.demo",
 )
 
 
@@ -34,7 +37,6 @@ class DemoContext:
     site: Path
     tiny_model: Path | None = None
     tiny_gguf: Path | None = None
-    model_name: str = "tiny-llama"  # the tiny model's leaderboard name in every evaluator's step
     notes: list[str] = field(default_factory=list)
 
 

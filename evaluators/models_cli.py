@@ -12,8 +12,9 @@ from evaluators.core.store import Store
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("models", help="list models in the store; build tiny offline test models",
-                            description="List models in the store; build tiny offline test models.")
+    parser = sub.add_parser("models", help="list models; build tiny test models; serve a GGUF; fetch from the Hub",
+                            description="List models in the store; build tiny offline test models; serve a GGUF "
+                                        "with llama.cpp; download models from the Hugging Face Hub.")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
 
     p = verbs.add_parser("list", help="model names with their runs")

@@ -192,3 +192,14 @@ def test_hf_backend_loads_a_hub_id_at_a_pinned_revision(hub, tiny_model, tmp_pat
     snapshot = Path(old["extra"]["folder"])
     assert not (snapshot / "model.gguf").exists()  # only what transformers needs is downloaded
     assert old["ids"] and tiny_model["special_token_ids"]["bos"] not in old["ids"]
+
+
+def test_hf_backend_names_both_places_it_looked(hub, tmp_path):
+    code = ("from evaluators.core.backends.hf import HFBackend\n"
+            "from evaluators.core.errors import BadInput\n"
+            "try:\n    HFBackend('acme/nope')\nexcept BadInput as exc:\n    print(exc)")
+    proc = subprocess.run([sys.executable, "-c", code], env=_env(hub, tmp_path, GOOD), cwd=REPO,
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    assert "model repo acme/nope was not found" in proc.stdout
+    assert "no local folder 'acme/nope'" in proc.stdout

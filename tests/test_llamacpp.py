@@ -61,7 +61,7 @@ def test_gguf_logits_match_transformers(tiny_model, hf):
     # ids from sampling leaves the reported (pre-sampling) log-probs untouched.
     partial = [i for i in range(vocab) if "\ufffd" in tok.decode([i])]
     worst = 0.0
-    with LlamaServer(tiny_model["gguf"], n_ctx=512) as srv:
+    with LlamaServer(tiny_model["gguf"], n_ctx=512, threads=1) as srv:
         for text in TEXTS:
             ids = tok(text, add_special_tokens=False).input_ids
             with torch.no_grad():
@@ -85,7 +85,7 @@ def test_gguf_logits_match_transformers(tiny_model, hf):
 def test_gguf_tokenizes_like_transformers(tiny_model, hf):
     tok, _ = hf
     texts = [*TEXTS, " continuation", "  two  spaces\tand\ttabs\n\n", "<|im_start|>user\nHi<|im_end|>", "x" * 300]
-    with LlamaServer(tiny_model["gguf"], n_ctx=512) as srv:
+    with LlamaServer(tiny_model["gguf"], n_ctx=512, threads=1) as srv:
         for text in texts:
             for special in (False, True):
                 got = srv.post_json("/tokenize", {"content": text, "add_special": special})["tokens"]
@@ -99,7 +99,7 @@ def test_gguf_tokenizes_like_transformers(tiny_model, hf):
 
 def test_server_stops_after_the_block_even_on_error(tiny_model):
     with pytest.raises(RuntimeError, match="test failure"):
-        with LlamaServer(tiny_model["gguf"], n_ctx=256, alias="tiny", parallel=2) as srv:
+        with LlamaServer(tiny_model["gguf"], n_ctx=256, alias="tiny", parallel=2, threads=1) as srv:
             pid, url = srv.pid, srv.base_url
             assert srv.get_json("/v1/models")["data"][0]["id"] == "tiny"
             assert srv.get_json("/props")["total_slots"] == 2
@@ -112,7 +112,7 @@ def test_server_stops_after_the_block_even_on_error(tiny_model):
 
 def test_no_orphan_when_the_parent_is_killed(tiny_model):
     code = ("import sys, time; from evaluators.core.llamacpp import LlamaServer; "
-            "s = LlamaServer(sys.argv[1], n_ctx=256).start(); print(s.pid, flush=True); time.sleep(600)")
+            "s = LlamaServer(sys.argv[1], n_ctx=256, threads=1).start(); print(s.pid, flush=True); time.sleep(600)")
     parent = subprocess.Popen([sys.executable, "-c", code, tiny_model["gguf"]], env=cli_env(), cwd=REPO,
                               stdout=subprocess.PIPE, text=True)
     try:
@@ -141,13 +141,13 @@ def test_bad_inputs_are_refused_clearly(tiny_model, tmp_path):
 
 
 def test_extra_args_reach_llama_cpp(tiny_model):
-    with LlamaServer(tiny_model["gguf"], n_ctx=256, extra_args=["sampling.top_k=7", "n_batch=64"]) as srv:
+    with LlamaServer(tiny_model["gguf"], n_ctx=256, threads=1, extra_args=["sampling.top_k=7", "n_batch=64"]) as srv:
         assert srv.get_json("/props")["default_generation_settings"]["params"]["top_k"] == 7
 
 
 def test_models_serve_cli_until_sigterm(tiny_model):
     proc = subprocess.Popen([sys.executable, "-m", "evaluators", "models", "serve", tiny_model["gguf"],
-                             "--port", "0", "--alias", "tiny-demo", "--ctx", "512", "--exact"],
+                             "--port", "0", "--alias", "tiny-demo", "--ctx", "512", "--exact", "--threads", "1"],
                             env=cli_env(), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()

@@ -47,9 +47,12 @@ def test_normalize_base_url(given, expected):
     assert normalize_base_url(given) == expected
 
 
-def test_normalize_base_url_rejects_garbage():
+def test_normalize_base_url_rejects_garbage_and_credentials():
     with pytest.raises(BadInput):
         normalize_base_url("ftp://x")
+    with pytest.raises(BadInput, match="BANANABENCH_API_KEY") as err:
+        normalize_base_url("http://user:hunter2@host:8080/v1")
+    assert "hunter2" not in str(err.value)
 
 
 M = [{"id": "qwen-8b.gguf", "status": {"value": "loaded"}}, {"id": "gemma-4b.gguf", "status": {"value": "unloaded"}}]
@@ -175,13 +178,13 @@ def test_discover_server_down_is_an_infrastructure_failure():
     with MockOpenAI() as mock:
         url = mock.base_url
     with pytest.raises(ServerUnavailable, match="cannot reach") as err:
-        discover(url, wait_s=0.3)
+        discover(url, connect_wait_s=0.3)
     assert err.value.exit_code == 3
 
 
 def test_discover_waits_while_the_model_loads():
     with MockOpenAI(health_failures=2) as mock:
-        assert discover(mock.base_url, wait_s=5).model_id == "mock-model"
+        assert discover(mock.base_url, load_wait_s=5).model_id == "mock-model"
         assert [r.path for r in mock.requests].count("/health") == 3
 
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO, cli_env, run_cli
 
 
@@ -85,6 +87,7 @@ def test_gguf_has_the_metadata_llama_cpp_needs(tiny_model):
     assert all(t.tensor_type.name == "F32" for t in reader.tensors)
 
 
+@pytest.mark.slow
 def test_cli_make_tiny_and_refusal_of_a_non_empty_folder(tmp_path):
     out = tmp_path / "tiny"
     proc = run_cli("models", "make-tiny", str(out), "--seed", "3", "--gguf")
@@ -103,6 +106,7 @@ def test_cli_make_tiny_and_refusal_of_a_non_empty_folder(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken", "tiny"]  # no temp folder left behind
 
 
+@pytest.mark.slow
 def test_cached_tiny_builds_once_under_concurrent_callers(tmp_path):
     cache = tmp_path / "cache"
     code = ("import json, sys; from evaluators.core.tinymodel import cached_tiny; "

@@ -46,12 +46,13 @@ def check_gguf(path: str | os.PathLike) -> Path:
 class LlamaServer:
     """A llama.cpp server for one GGUF model; `with LlamaServer(path) as srv: srv.base_url`.
 
-    `n_ctx` is the total context (split across `parallel` slots, as llama-server does); `port=0` picks a
-    free port; `alias` is the model id the API reports (default: the file name, not llama.cpp's full path); `threads` sets
-    llama.cpp's CPU threads. `extra_args` are further llama.cpp `CommonParams` fields as `NAME=VALUE`
-    (dotted for nested ones, e.g. `n_gpu_layers=99`, `sampling.top_k=1`). `log_path` keeps the server's
-    log there; by default it goes to a temp file that is removed on stop, after its tail has been used
-    in any error message.
+    `n_ctx` is the total context (split across `parallel` slots, as llama-server does); `port=0` picks
+    a free port; `alias` is the model id the API reports (default: the file name, not llama.cpp's full
+    path); `threads` sets llama.cpp's CPU threads (use 1 for tiny models: on a busy machine more
+    threads spin-wait and run ~10x slower). `extra_args` are further llama.cpp `CommonParams` fields
+    as `NAME=VALUE` (dotted for nested ones, e.g. `n_gpu_layers=99`, `sampling.top_k=1`). `log_path`
+    keeps the server's log there; by default it goes to a temp file that is removed on stop, after
+    its tail has been used in any error message.
     """
 
     def __init__(self, model_path: str | os.PathLike, *, n_ctx: int = 2048, parallel: int = 1,

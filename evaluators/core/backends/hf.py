@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.core import data
-from evaluators.core.backends.base import Backend, LoglikRequest, LoglikResult, ModelIdentity
+from evaluators.core.backends.base import (
+    Backend,
+    GenerationRequest,
+    GenerationResult,
+    LoglikRequest,
+    LoglikResult,
+    ModelIdentity,
+)
 from evaluators.core.errors import BadInput
 
 log = logging.getLogger("bananabench")
@@ -92,6 +99,12 @@ class HFBackend(Backend):
         limit = getattr(self.tokenizer, "model_max_length", None)
         return limit if isinstance(limit, int) and 0 < limit < 10**9 else None
 
+    def generate(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, GenerationResult]]:
+        """Seeded sampling, one request at a time (see `hf_generate`)."""
+        from evaluators.core.backends.hf_generate import sample
+
+        return sample(self.model, self.tokenizer, requests, device=str(self.device), max_length=self.max_length)
+
     # -- log-likelihood scoring (backends/hf_loglik.py) -------------------------------------------
 
     def configure_loglik(self, *, max_contexts: int | None = 8, token_budget: int | None = None) -> None:
@@ -132,7 +145,10 @@ def _locate(model: str, revision: str | None) -> tuple[Path, str, str | None]:
         raise BadInput(f"{model}: is a file; give the model's folder (or a Hub repo id)")
     if not data.is_repo_id(model):
         raise BadInput(f"{model}: no such model folder, and not a Hub repo id (owner/name)")
-    folder, commit = data.snapshot(model, revision=revision, allow_patterns=HUB_PATTERNS)
+    try:
+        folder, commit = data.snapshot(model, revision=revision, allow_patterns=HUB_PATTERNS)
+    except BadInput as exc:
+        raise BadInput(f"{exc} (and there is no local folder {model!r})") from None
     if not any(folder.glob("*.safetensors")):
         folder, commit = data.snapshot(model, revision=commit, allow_patterns=HUB_FALLBACK_WEIGHTS)
     return folder, model, commit

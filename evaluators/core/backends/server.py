@@ -82,6 +82,10 @@ def normalize_base_url(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise BadInput(f"--base-url: not an http(s) URL: {url!r}")
+    if parts.username or parts.password:
+        register_secret(parts.password)
+        raise BadInput("--base-url: credentials in the URL are not supported (they would be stored with the "
+                       "results); pass an API key through BANANABENCH_API_KEY or OPENAI_API_KEY")
     path = re.sub(r"/(v1/)?(chat/)?completions/?$", "", parts.path.rstrip("/"))
     path = re.sub(r"/v1$", "", path)
     return f"{parts.scheme}://{parts.netloc}{path}"
@@ -352,28 +356,31 @@ def _try_get(client: HttpClient, path: str, timeout: float) -> Any:
         return None
 
 
-def _wait_healthy(client: HttpClient, wait_s: float, timeout: float) -> None:
-    deadline = time.monotonic() + wait_s
+def _wait_healthy(client: HttpClient, load_wait_s: float, connect_wait_s: float, timeout: float) -> None:
+    """Wait while llama.cpp answers 503 (still loading the model, which can take minutes), and
+    briefly while nothing listens yet (a server being started alongside us)."""
+    start = time.monotonic()
     delay = 0.2
     while True:
         try:
             client.get("/health", timeout=timeout)
             return
         except HttpError as exc:
-            if exc.status != 503 or time.monotonic() >= deadline:
+            if exc.status != 503 or time.monotonic() - start >= load_wait_s:
                 return  # no /health (not llama.cpp) or still loading: let the next calls say more
         except TRANSIENT_ERRORS as exc:
-            if time.monotonic() >= deadline:
+            if time.monotonic() - start >= connect_wait_s:
                 raise ServerUnavailable(f"cannot reach the server at {client.base_url}: {_describe(exc)}") from exc
         time.sleep(delay)
         delay = min(delay * 2, 2.0)
 
 
 def discover(base_url: str, *, model_id: str | None = None, name: str | None = None, ctx: int | None = None,
-             api_key: str | None = None, wait_s: float = 10.0, timeout: float = 30.0) -> ServerInfo:
+             api_key: str | None = None, load_wait_s: float = 600.0, connect_wait_s: float = 2.0,
+             timeout: float = 30.0) -> ServerInfo:
     """Talk to the server once: mode, model choice, context window and configuration."""
     client = HttpClient(base_url, api_key=api_key)
-    _wait_healthy(client, wait_s, timeout)
+    _wait_healthy(client, load_wait_s, connect_wait_s, timeout)
     try:
         router_listing = _try_get(client, "/models", timeout)
         router_entries = _model_entries(router_listing)
