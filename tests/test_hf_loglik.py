@@ -79,6 +79,7 @@ def test_mean_logprobs_equal_plain_forward(model):
         assert abs(sum(res.token_logprobs) - res.logprob_sum) < 1e-4
 
 
+@pytest.mark.slow
 def test_predictions_identical_for_batch_sizes(model):
     requests = flat(items(40, seed=2))
     preds = {}

@@ -22,7 +22,7 @@ from tests.test_loglik_data import official_shaped, write
 pytestmark = pytest.mark.slow
 SAMPLES = REPO / "tasks" / "samples"
 N_BIG = 120
-VOLATILE = {"run_id", "model_name", "config", "model", "dataset"}  # differ between two runs of the same thing
+VOLATILE = {"run_id", "model_name", "config", "model", "dataset", "timing"}  # differ between two runs of the same thing
 
 
 def load_report(folder: Path) -> dict:

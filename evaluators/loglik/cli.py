@@ -96,7 +96,8 @@ def _print_summary(result: dict) -> None:
             acc = "–" if s["acc"] is None else f"{s['acc']:.3f}"
             norm = "–" if s["acc_norm"] is None else f"{s['acc_norm']:.3f}"
             print(f"{rep['split']}  acc_norm {norm}  acc {acc}  n={s['n']}  rejected={s['rejected']}  {flag}")
-        print(f"  run {r['run_id']}  {r['dir']}")
+        rate = (rep.get("timing") or {}).get("items_per_s")
+        print(f"  run {r['run_id']}  {r['dir']}" + (f"  ({rate:.1f} items/s)" if rate else ""))
 
 
 def cmd_run(args) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -251,18 +252,24 @@ ItemFn = Callable[[Prepared, "list[metrics.ChoiceScore] | None"], dict[str, Any]
 
 
 def score_run(run: Run, backend: Backend, prepared: list[Prepared], item: ItemFn, row: ItemFn,
-              desc: str) -> list[dict[str, Any]]:
-    """Score what the run still lacks, keeping partial_results.jsonl in step; report items in data order.
+              desc: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Score what the run still lacks, keeping partial_results.jsonl in step.
 
-    On resume the partial file is first rewritten from the store (the record of what is done).
+    Returns the report items in data order and this session's timing. On resume the partial file is
+    first rewritten from the store (the record of what is done).
     """
     stored = _stored_choices(run.store, run.run_id) if run.resumed else {}
     previous = [item(p, stored.get(p.id)) for p in prepared if run.is_done(p.id) and (p.reject or p.id in stored)]
+    todo = sum(1 for p in prepared if not run.is_done(p.id) and not p.reject)
+    started = time.monotonic()
     with report.PartialResults(run.path(report.PARTIAL), previous) as partial:
         score_prepared(run, backend, prepared, lambda p, choices: partial.append(item(p, choices)), row, desc)
+    elapsed = time.monotonic() - started
     run.flush()
     stored = _stored_choices(run.store, run.run_id)
-    return [item(p, None if p.reject else stored.get(p.id)) for p in prepared]
+    timing = {"scored_this_session": todo, "score_s": round(elapsed, 3),
+              "items_per_s": round(todo / elapsed, 3) if todo and elapsed > 0 else None}
+    return [item(p, None if p.reject else stored.get(p.id)) for p in prepared], timing
 
 
 # -- Base Bench ----------------------------------------------------------------------------------------
@@ -331,8 +338,8 @@ def run_base_bench(opts: LoglikOptions, store: Store, data: ds.BaseBenchData, ba
     with start_run(store, spec, resume=opts.resume, out_dir=opts.out_dir, policy="ids-only",
                    benchmark_title=ds.BASE_BENCH_TITLE, headline_metric="elo") as run:
         by_id = {p.id: p for p in prepared}
-        report_items = score_run(run, backend, prepared, lambda p, c: _bb_item(p, c, official), _bb_row,
-                                 f"{name} base-bench")
+        report_items, timing = score_run(run, backend, prepared, lambda p, c: _bb_item(p, c, official), _bb_row,
+                                         f"{name} base-bench")
         scored = [{**i, "item_elo": by_id[i["id"]].meta["item_elo"],
                    "point_weight": by_id[i["id"]].meta["point_weight"]} for i in report_items if i["status"] == "ok"]
         summary = metrics.base_bench_summary(scored)
@@ -345,6 +352,7 @@ def run_base_bench(opts: LoglikOptions, store: Store, data: ds.BaseBenchData, ba
                        "backend": opts.backend, "device": opts.device, "dtype": opts.dtype, "threads": opts.threads,
                        "batch_size": opts.batch_size, "max_batch_tokens": opts.max_batch_tokens, "limit": opts.limit,
                        "scorer": _scorer_info(backend), "signature_sha256": spec.signature()},
+            "timing": timing,
             "dataset": {"path": str(data.path.resolve()), "source": data.source, "sha256": data.sha256,
                         "official_sha256": ds.OFFICIAL_SHA256, "n_items": len(items)},
             "overall_elo": summary["elo"]["value"] if scored else None,
@@ -369,7 +377,7 @@ def run_base_bench(opts: LoglikOptions, store: Store, data: ds.BaseBenchData, ba
         texts = {i.id: {"continuations": list(i.continuations)} for i in items}
         report.write_markdown(run.path(report.PREDICTIONS), report.base_bench_markdown(rep, texts))
         run.finish(metrics.base_bench_scores(summary, len(rejected)),
-                   extra={"official_reasons": reasons, "scorer": _scorer_info(backend),
+                   extra={"official_reasons": reasons, "scorer": _scorer_info(backend), "timing": timing,
                           "report": os.path.relpath(run.path(report.REPORT), store.root)})
         return {"run_id": run.run_id, "dir": str(run.dir), "report": rep}
 
@@ -426,8 +434,8 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
         return {**twin, "split": twin["report"]["splits"][split.name]}
     with start_run(store, spec, resume=opts.resume, out_dir=out_dir, policy="public",
                    benchmark_title=ds.BASE_EVALS_TITLE, headline_metric="acc_norm") as run:
-        report_items = score_run(run, backend, prepared, lambda p, c: _choice_item(p, c, official), _choice_row,
-                                 f"{name} {split.name}")
+        report_items, timing = score_run(run, backend, prepared, lambda p, c: _choice_item(p, c, official),
+                                         _choice_row, f"{name} {split.name}")
         scored = [i for i in report_items if i["status"] == "ok"]
         summary = metrics.choice_summary([{"correct_acc": i["correct_acc"], "correct_acc_norm": i["correct"]}
                                           for i in scored], len(rejected))
@@ -442,6 +450,7 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
                        "device": opts.device, "dtype": opts.dtype, "threads": opts.threads,
                        "batch_size": opts.batch_size, "max_batch_tokens": opts.max_batch_tokens, "limit": opts.limit,
                        "scorer": _scorer_info(backend), "signature_sha256": spec.signature()},
+            "timing": timing,
             "dataset": {"path": str(split.path.resolve()), "source": source, "sha256": split.sha256,
                         "manifest_sha256": split.manifest_sha256, "n_items": len(items)},
             "splits": {split.name: split_entry},
@@ -452,7 +461,7 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
         texts = {i.id: {"context": i.context, "choices": list(i.choices)} for i in items}
         report.write_markdown(run.path(report.PREDICTIONS), report.base_evals_markdown(rep, texts))
         run.finish(metrics.choice_scores(split.name, summary),
-                   extra={"official_reasons": reasons, "scorer": _scorer_info(backend),
+                   extra={"official_reasons": reasons, "scorer": _scorer_info(backend), "timing": timing,
                           "report": os.path.relpath(run.path(report.REPORT), store.root)})
         return {"run_id": run.run_id, "dir": str(run.dir), "report": rep, "split": split_entry}
 
