@@ -112,7 +112,7 @@ class HiddenLatency(unittest.TestCase):
             self.assertEqual(data["latency"], rows, f"round {round_}")
 
     def test_exact_ranks(self):
-        # n = 70 and p = 90: rank 63 exactly (floating point gives 63.00000000000001 -> 64)
+        # n = 70: ranks 35, 63 and 70 (not interpolated, not 0-based)
         text = "".join(logline("10.0.0.1", datetime(2024, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=i),
                                "GET", "/r", 200, 1, i + 1) for i in range(70))
         data = json.loads(run(text, "--json", "--latency").stdout)
