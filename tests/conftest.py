@@ -33,3 +33,11 @@ def run_cli(*args: str, env: dict[str, str] | None = None, cwd: str | os.PathLik
 @pytest.fixture
 def results(tmp_path: Path) -> Path:
     return tmp_path / "results"
+
+
+@pytest.fixture(scope="session")
+def tiny_model() -> dict:
+    """The tiny Llama model (HF folder + GGUF), built once per machine under .cache/ and shared by workers."""
+    from evaluators.core.tinymodel import cached_tiny
+
+    return cached_tiny(REPO / ".cache" / "test-models", gguf=True)

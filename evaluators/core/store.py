@@ -403,6 +403,8 @@ class Store:
             unknown = set(row) - set(columns)
             if unknown:
                 raise ValueError(f"{table}: unknown columns {sorted(unknown)}")
+            if "attempt" in columns and row.get("attempt") is None:
+                row = {**row, "attempt": 1}
             unique[tuple(row.get(k) for k in keys)] = row
         arrow = _arrow_table(table, columns, list(unique.values()))
 
@@ -411,7 +413,8 @@ class Store:
             try:
                 c.execute(f"INSERT OR REPLACE INTO {table} SELECT * FROM incoming_rows")
             finally:
-                c.unregister("incoming_rows")
+                with contextlib.suppress(Exception):  # an aborted transaction must keep its own error
+                    c.unregister("incoming_rows")
 
         if con is not None:
             go(con)
@@ -650,6 +653,8 @@ def _arrow_table(table: str, columns: Sequence[str], rows: list[dict[str, Any]])
             values = [None if v is None else str(v) for v in values]
         if kind == "bool":
             values = [None if v is None else bool(v) for v in values]
+        if kind.startswith("timestamp"):  # journal lines carry timestamps as ISO text
+            values = [dt.datetime.fromisoformat(v) if isinstance(v, str) else v for v in values]
         try:
             arrays.append(pa.array(values, type=pa.type_for_alias(kind)))
         except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as exc:

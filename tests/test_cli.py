@@ -1,0 +1,92 @@
+"""The CLI as a user meets it: help everywhere, store commands, exit codes on bad input."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+
+import pytest
+
+from evaluators import cli
+from evaluators.core.store import Store, utcnow
+from tests.conftest import run_cli
+
+
+def all_command_paths(parser: argparse.ArgumentParser, prefix=()) -> list[tuple[str, ...]]:
+    paths = [prefix]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                paths.extend(all_command_paths(sub, prefix + (name,)))
+    return paths
+
+
+@pytest.mark.parametrize("path", all_command_paths(cli.build_parser()), ids=lambda p: " ".join(p) or "top")
+def test_every_command_has_help(path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main([*path, "--help"])
+    assert exc.value.code == 0
+    assert "usage: bananabench" in capsys.readouterr().out
+
+
+def seeded_store(results) -> Store:
+    s = Store(results)
+    s.ensure_benchmark("b", "fake")
+    s.insert_run({"run_id": "r1", "evaluator": "fake", "benchmark": "b", "model_name": "alpha",
+                  "status": "finished", "started_at": utcnow(), "finished_at": utcnow(), "official": True})
+    s.upsert("attempts", [{"run_id": "r1", "item_id": "i1", "status": "ok", "correct": True},
+                          {"run_id": "r1", "item_id": "i2", "status": "ok", "correct": False}])
+    return s
+
+
+def test_store_info_query_and_export(results, tmp_path):
+    seeded_store(results)
+    info = run_cli("store", "info", "--results", str(results))
+    assert info.returncode == 0 and "schema version" in info.stdout and "r1" in info.stdout
+    as_json = json.loads(run_cli("store", "info", "--results", str(results), "--json").stdout)
+    assert as_json["tables"]["attempts"] == 2
+    q = run_cli("store", "query", "--results", str(results), "SELECT item_id, correct FROM attempts ORDER BY 1")
+    assert q.returncode == 0
+    assert list(csv.reader(io.StringIO(q.stdout))) == [["item_id", "correct"], ["i1", "True"], ["i2", "False"]]
+    out = tmp_path / "export"
+    e = run_cli("store", "export", "--results", str(results), "--format", "csv", str(out))
+    assert e.returncode == 0 and (out / "attempts.csv").exists() and (out / "runs.csv").exists()
+
+
+def test_store_curation_commands(results, tmp_path):
+    seeded_store(results)
+    assert run_cli("store", "hide", "--results", str(results), "r1").returncode == 0
+    assert Store(results).current_runs() == []
+    assert run_cli("store", "unhide", "--results", str(results), "r1").returncode == 0
+    r = run_cli("store", "rename-model", "--results", str(results), "alpha", "beta")
+    assert r.returncode == 0 and "1 runs" in r.stdout
+    other = Store(tmp_path / "other")
+    other.ensure_benchmark("b", "fake")
+    other.insert_run({"run_id": "r2", "evaluator": "fake", "benchmark": "b", "model_name": "gamma",
+                      "status": "finished", "started_at": utcnow(), "finished_at": utcnow()})
+    m = run_cli("store", "merge", "--results", str(results), str(tmp_path / "other"))
+    assert m.returncode == 0 and "runs 1" in m.stdout
+    listed = run_cli("models", "list", "--results", str(results))
+    assert "beta" in listed.stdout and "gamma" in listed.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (("store", "query", "SELEC nonsense"), "query failed"),
+    (("store", "hide", "no-such-run"), "no run"),
+    (("store", "rename-model", "ghost", "x"), "no model"),
+    (("store", "merge", "/nonexistent/place"), "no results database"),
+    (("store", "export", "--format", "xml", "d"), "invalid choice"),
+    (("no-such-command",), "invalid choice"),
+    (("store",), "required"),
+])
+def test_bad_input_exits_2_with_a_clear_message(results, args, message):
+    seeded_store(results)
+    verb_args = list(args)
+    if len(args) > 1 and args[0] == "store":
+        verb_args = [args[0], args[1], "--results", str(results), *args[2:]]
+    r = run_cli(*verb_args)
+    assert r.returncode == 2, r.stderr
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr

@@ -1,0 +1,189 @@
+"""The DuckDB store: schema and migrations, idempotent rows, merge, export policy, concurrency."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+
+from evaluators.core import store as store_mod
+from evaluators.core.errors import BadInput
+from evaluators.core.export import export_store
+from evaluators.core.store import SCHEMA_VERSION, Store, utcnow
+from tests.conftest import REPO, cli_env
+
+
+def make_run(store: Store, run_id: str, model: str = "m", benchmark: str = "b", status: str = "finished",
+             official: bool = True, policy: str = "public", **extra) -> None:
+    store.ensure_benchmark(benchmark, "fake", policy=policy)
+    store.insert_run({"run_id": run_id, "evaluator": "fake", "benchmark": benchmark, "model_name": model,
+                      "status": status, "official": official, "started_at": utcnow(),
+                      "finished_at": utcnow() if status == "finished" else None, **extra})
+
+
+def attempt(run_id: str, item: str, **kw) -> dict:
+    return {"run_id": run_id, "item_id": item, "attempt": 1, "status": "ok", "correct": True,
+            "prediction": f"pred-{item}", "reference": f"ref-{item}", "extra": {"raw": f"raw text {item}"}, **kw}
+
+
+def test_new_store_has_latest_schema_and_all_tables(tmp_path):
+    s = Store(tmp_path)
+    assert s.schema_version() == SCHEMA_VERSION
+    tables = {r[0] for r in s.query("SELECT table_name FROM information_schema.tables").rows}
+    assert {"models", "runs", "attempts", "scores", "grades", "choices", "benchmarks", "attempt_metrics",
+            "server_configs", "current_runs", "schema_migrations"} <= tables
+    cols = [r[0] for r in s.query("DESCRIBE attempts").rows]
+    for required in ("run_id", "item_id", "attempt", "status", "correct", "score", "prediction", "reference",
+                     "category", "difficulty", "weight", "started_at", "wall_s", "tokens_in", "tokens_out", "extra"):
+        assert required in cols
+
+
+def test_migration_from_version_1_keeps_data(tmp_path):
+    path = tmp_path / "bananabench.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description VARCHAR, applied_at TIMESTAMP)")
+    version, description, statements = store_mod.MIGRATIONS[0]
+    for statement in statements:
+        con.execute(statement)
+    con.execute("INSERT INTO schema_migrations VALUES (1, 'initial', now())")
+    con.execute("INSERT INTO models VALUES ('old-model', now(), NULL, NULL)")
+    con.close()
+    s = Store(tmp_path)
+    assert s.schema_version() == SCHEMA_VERSION
+    assert s.query("SELECT name FROM models").rows == [("old-model",)]
+    assert s.query("SELECT count(*) FROM attempt_metrics").rows == [(0,)]
+
+
+def test_newer_schema_is_refused(tmp_path):
+    s = Store(tmp_path)
+    s.schema_version()
+    con = duckdb.connect(str(s.path))
+    con.execute("INSERT INTO schema_migrations VALUES (999, 'future', now())")
+    con.close()
+    with pytest.raises(BadInput, match="newer than this bananabench"):
+        Store(tmp_path).schema_version()
+
+
+def test_attempt_rows_are_idempotent_by_key(tmp_path):
+    s = Store(tmp_path)
+    make_run(s, "r1")
+    s.upsert("attempts", [attempt("r1", "a"), attempt("r1", "b")])
+    s.upsert("attempts", [attempt("r1", "a", correct=False), attempt("r1", "a", correct=False)])
+    rows = s.attempts("r1")
+    assert [(r["item_id"], r["correct"]) for r in rows] == [("a", False), ("b", True)]
+    assert rows[0]["extra"] == {"raw": "raw text a"}
+    with pytest.raises(ValueError, match="unknown columns"):
+        s.upsert("attempts", [{**attempt("r1", "c"), "bogus": 1}])
+
+
+def test_failed_transaction_writes_nothing(tmp_path):
+    s = Store(tmp_path)
+    make_run(s, "r1")
+    with pytest.raises(RuntimeError):
+        with s.write() as con:
+            s.upsert("attempts", [attempt("r1", "a")], con=con)
+            raise RuntimeError("boom")
+    assert s.attempts("r1") == []
+
+
+def test_current_runs_prefers_official_then_latest_and_skips_hidden(tmp_path):
+    s = Store(tmp_path)
+    make_run(s, "r-old-official", official=True)
+    make_run(s, "r-new-unofficial", official=False)
+    make_run(s, "r-running", status="running")
+    assert [r["run_id"] for r in s.current_runs()] == ["r-old-official"]
+    make_run(s, "r-newer-official", official=True)
+    assert [r["run_id"] for r in s.current_runs()] == ["r-newer-official"]
+    s.set_hidden("r-newer-official", True)
+    assert [r["run_id"] for r in s.current_runs()] == ["r-old-official"]
+    with pytest.raises(BadInput):
+        s.set_hidden("nope", True)
+
+
+def test_rename_model(tmp_path):
+    s = Store(tmp_path)
+    make_run(s, "r1", model="a")
+    make_run(s, "r2", model="b")
+    s.add_grade("a", "frontend/x", 1, 4)
+    assert s.rename_model("a", "c") == 1
+    assert {r["model_name"] for r in s.runs()} == {"b", "c"}
+    assert s.query("SELECT model_name FROM grades").rows == [("c",)]
+    with pytest.raises(BadInput, match="already exists"):
+        s.rename_model("c", "b")
+    with pytest.raises(BadInput, match="no model"):
+        s.rename_model("zzz", "y")
+    with pytest.raises(BadInput):
+        s.add_grade("c", "t", 1, 6)
+
+
+def test_merge_brings_runs_without_duplicates(tmp_path):
+    here, gpu = Store(tmp_path / "here"), Store(tmp_path / "gpu")
+    make_run(here, "shared-run", status="running")
+    here.upsert("attempts", [attempt("shared-run", "a")])
+    make_run(gpu, "shared-run", status="finished")
+    gpu.upsert("attempts", [attempt("shared-run", "a"), attempt("shared-run", "b")])
+    make_run(gpu, "gpu-only", model="big")
+    gpu.upsert("attempts", [attempt("gpu-only", "x")])
+    gpu.replace_scores("gpu-only", [{"scope": "overall", "key": "", "metric": "accuracy", "value": 1.0, "n": 1}])
+    counts = here.merge(tmp_path / "gpu")
+    assert counts["runs"] == 2
+    assert here.run("shared-run")["status"] == "finished"
+    assert len(here.attempts("shared-run")) == 2
+    assert here.scores("gpu-only")[0]["value"] == 1.0
+    again = here.merge(tmp_path / "gpu" / "bananabench.duckdb")
+    assert again["runs"] == 0
+    assert here.query("SELECT count(*) FROM attempts").rows == [(3,)]
+    assert gpu.query("SELECT count(*) FROM runs").rows == [(2,)]  # source untouched
+    with pytest.raises(BadInput):
+        here.merge(tmp_path / "missing")
+    with pytest.raises(BadInput):
+        here.merge(tmp_path / "here")
+
+
+def test_export_drops_item_text_of_ids_only_benchmarks(tmp_path):
+    s = Store(tmp_path / "r")
+    make_run(s, "gated", benchmark="gated-bench", policy="ids-only")
+    make_run(s, "open", benchmark="open-bench")
+    s.upsert("attempts", [attempt("gated", "g1"), attempt("open", "o1")])
+    export_store(s, tmp_path / "pub", "parquet")
+    rows = {r["item_id"]: r for r in pq.read_table(tmp_path / "pub" / "attempts.parquet").to_pylist()}
+    assert rows["g1"]["prediction"] is None and rows["g1"]["extra"] is None and rows["g1"]["correct"] is True
+    assert rows["o1"]["prediction"] == "pred-o1"
+    blob = b"".join(p.read_bytes() for p in (tmp_path / "pub").iterdir())
+    assert b"raw text g1" not in blob and b"pred-g1" not in blob
+    export_store(s, tmp_path / "private", "csv", private=True)
+    assert "raw text g1" in (tmp_path / "private" / "attempts.csv").read_text()
+    with pytest.raises(BadInput, match="not empty"):
+        export_store(s, tmp_path / "pub", "csv")
+    with pytest.raises(BadInput, match="format"):
+        export_store(s, tmp_path / "x", "xml")
+
+
+WRITER = """
+import sys
+from evaluators.core.store import Store, utcnow
+s = Store(sys.argv[1], lock_timeout=120)
+rid = sys.argv[2]
+s.ensure_benchmark('b', 'fake')
+s.insert_run({'run_id': rid, 'evaluator': 'fake', 'benchmark': 'b', 'model_name': rid, 'status': 'running',
+              'started_at': utcnow()})
+for i in range(int(sys.argv[3])):
+    s.upsert('attempts', [{'run_id': rid, 'item_id': str(i), 'attempt': 1, 'status': 'ok'}])
+    s.query('SELECT count(*) FROM attempts')
+"""
+
+
+def test_two_writer_processes_both_complete(tmp_path):
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), f"w{k}", "60"], env=cli_env(), cwd=REPO,
+                         stderr=subprocess.PIPE, text=True)
+        for k in range(2)
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+    s = Store(tmp_path)
+    assert s.query("SELECT run_id, count(*) FROM attempts GROUP BY 1 ORDER BY 1").rows == [("w0", 60), ("w1", 60)]
