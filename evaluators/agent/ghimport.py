@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
@@ -89,7 +90,8 @@ class GitHub:
         return self._request(path, "application/vnd.github.v3.diff").decode("utf-8", errors="replace")
 
     def file_at(self, repo: str, path: str, ref: str) -> bytes:
-        return self._request(f"/repos/{repo}/contents/{path}?ref={ref}", "application/vnd.github.raw")
+        quoted = urllib.parse.quote(path)
+        return self._request(f"/repos/{repo}/contents/{quoted}?ref={urllib.parse.quote(ref)}", "application/vnd.github.raw")
 
 
 @dataclass
