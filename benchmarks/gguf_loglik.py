@@ -8,9 +8,12 @@ tokens, random token ids) on the same GGUF with the same thread count:
 * server — `ServerLoglikBackend` against llama.cpp's server (xllamacpp, exact settings): one
   `/completion` request per continuation token, prompt cache pinned to a slot per worker.
 
+and, when the same weights are at hand as a transformers folder (the tiny model's, or --hf), the hf
+backend (packed float32 scorer) too.
+
 Prints one JSON line: items_per_s (in-process), server_items_per_s, speedup_vs_server,
-argmax_agreement (mean-log-prob choice), max_abs_diff_mean_logprob, and the server's requests and
-evaluated prompt tokens per item.
+argmax_agreement (mean-log-prob choice), max_abs_diff_mean_logprob, the server's requests and
+evaluated prompt tokens per item, and hf_items_per_s / hf_max_abs_diff_mean_logprob.
 
     python benchmarks/gguf_loglik.py                         # the tiny test model, 40 items
     python benchmarks/gguf_loglik.py --gguf model.gguf --items 20 --threads 8
@@ -47,6 +50,8 @@ def mean_logprobs(results: dict, n: int) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gguf", default=None, help="GGUF file (default: the tiny test model, built under .cache/)")
+    ap.add_argument("--hf", default=None, help="transformers folder with the same weights (default: the tiny "
+                                                  "model's when --gguf is not given; none otherwise)")
     ap.add_argument("--items", type=int, default=40, help="items of four continuations (default 40)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="llama.cpp threads for both")
     ap.add_argument("--parallel", type=int, default=2, help="server slots, one teacher-forcing worker each")
@@ -60,7 +65,8 @@ def main() -> None:
     if args.gguf is None:
         from evaluators.core.tinymodel import cached_tiny
 
-        args.gguf = cached_tiny(Path(__file__).resolve().parent.parent / ".cache" / "test-models")["gguf"]
+        tiny = cached_tiny(Path(__file__).resolve().parent.parent / ".cache" / "test-models")
+        args.gguf, args.hf = tiny["gguf"], args.hf or tiny["path"]
     with GGUFBackend(args.gguf, threads=args.threads) as local:
         reqs = make_requests(args.items, local.model.n_vocab, args.seed, local.max_length)
         list(local.loglikelihood(reqs[:4]))  # warm-up
@@ -77,6 +83,20 @@ def main() -> None:
         server_s = time.perf_counter() - t0
         stats = server.stats.as_dict()
 
+    hf: dict = {}
+    if args.hf:
+        from evaluators.core.backends.hf import HFBackend
+
+        with HFBackend(args.hf, device="cpu", dtype="float32", threads=args.threads) as model:
+            list(model.loglikelihood(reqs[:4]))
+            t0 = time.perf_counter()
+            hf_results = dict(model.loglikelihood(reqs))
+            hf_s = time.perf_counter() - t0
+        c = mean_logprobs(hf_results, len(reqs))
+        hf = {"hf_items_per_s": round(args.items / hf_s, 2), "speedup_vs_hf": round(hf_s / local_s, 2),
+              "hf_max_abs_diff_mean_logprob": max(abs(x - y) for x, y in zip(mean_logprobs(ours, len(reqs)), c,
+                                                                              strict=True))}
+
     a, b = mean_logprobs(ours, len(reqs)), mean_logprobs(theirs, len(reqs))
     picks = [(max(range(4), key=lambda k: a[i + k]), max(range(4), key=lambda k: b[i + k]))
              for i in range(0, len(reqs), 4)]
@@ -92,6 +112,7 @@ def main() -> None:
         "server_requests_per_item": round(stats["requests"] / args.items, 1),
         "server_prompt_tokens_per_item": round(stats["prompt_tokens_evaluated"] / args.items, 1),
         "continuation_tokens_per_item": round(sum(len(r.continuation) for r in reqs) / args.items, 1),
+        **hf,
     }))
 
 

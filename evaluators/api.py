@@ -72,14 +72,19 @@ def export(store: Store | str | None, out_dir: str | os.PathLike, fmt: str = "pa
     return export_store(_store(store), out_dir, fmt, private=private)
 
 
-def run_loglik(*, bench: str, model: str, name: str | None = None,
+def run_loglik(*, bench: str, model: str | os.PathLike | None, name: str | None = None,
                results: Store | str | os.PathLike | None = None,
                data: str | None = None, data_revision: str | None = None, revision: str | None = None,
                backend: str = "hf", device: str = "auto", dtype: str = "auto", threads: int | None = None,
                batch_size: int | None = 8, max_batch_tokens: int | None = None, add_bos: bool = False,
                out_dir: str | os.PathLike | None = None, resume: bool = False,
-               limit: int | None = None) -> dict[str, Any]:
+               limit: int | None = None, n_gpu_layers: int = 0, n_ctx: int | None = None,
+               base_url: str | None = None, concurrency: int | None = None,
+               api_key: str | None = None) -> dict[str, Any]:
     """Score `model` on Base Bench 1.1 (`bench="base-bench"`) or base-evals splits (`"base-evals[:A,B]"`).
+
+    `backend` is "hf" (transformers), "gguf" (`model` is a GGUF file, llama.cpp in-process) or "server"
+    (`base_url`; `model` is the served model id, default the server's only or loaded one).
 
     Returns {"benchmark", "runs": [{"run_id", "dir", "report"}...]} (plus a combined "report" for
     base-evals). Raises BadInput for bad data or flags (before any run exists).
@@ -88,11 +93,12 @@ def run_loglik(*, bench: str, model: str, name: str | None = None,
     from evaluators.loglik.run import run_loglik as _run
 
     return _run(LoglikOptions(
-        bench=bench, model=str(model), name=name, data=data,
+        bench=bench, model=None if model is None else str(model), name=name, data=data,
         results=str(results.root if isinstance(results, Store) else results) if results is not None else None,
         data_revision=data_revision, revision=revision, backend=backend, device=device, dtype=dtype,
         threads=threads, batch_size=batch_size, max_batch_tokens=max_batch_tokens, add_bos=add_bos,
-        out_dir=None if out_dir is None else str(out_dir), resume=resume, limit=limit))
+        out_dir=None if out_dir is None else str(out_dir), resume=resume, limit=limit, n_gpu_layers=n_gpu_layers,
+        n_ctx=n_ctx, base_url=base_url, concurrency=concurrency, api_key=api_key))
 
 
 def run_agent(*, name: str, base_url: str, results: str | os.PathLike | None = None, **options: Any) -> dict[str, Any]:

@@ -40,7 +40,7 @@ class LoglikOptions:
     """Everything `bananabench loglik run` accepts (see its --help)."""
 
     bench: str
-    model: str
+    model: str | None  # hf: hub id or folder; gguf: the file; server: the served model id (None: discover)
     name: str | None = None
     backend: str = "hf"
     device: str = "auto"
@@ -56,6 +56,11 @@ class LoglikOptions:
     results: str | None = None
     revision: str | None = None
     data_revision: str | None = None
+    n_gpu_layers: int = 0
+    n_ctx: int | None = None
+    base_url: str | None = None
+    concurrency: int | None = None
+    api_key: str | None = field(default=None, repr=False)  # sent to the server, never stored
 
 
 # -- backends ------------------------------------------------------------------------------------
@@ -74,21 +79,55 @@ def _open_hf(opts: LoglikOptions) -> Backend:
     return backend
 
 
-BACKENDS: dict[str, Callable[[LoglikOptions], Backend]] = {"hf": _open_hf}
+def _open_gguf(opts: LoglikOptions) -> Backend:
+    from evaluators.core.backends.gguf import GGUFBackend
+
+    return GGUFBackend(opts.model, threads=opts.threads, n_gpu_layers=opts.n_gpu_layers, n_ctx=opts.n_ctx)
+
+
+def _open_server(opts: LoglikOptions) -> Backend:
+    from evaluators.core.backends.server_loglik import ServerLoglikBackend
+
+    backend = ServerLoglikBackend.connect(opts.base_url, model_id=opts.model, name=opts.name, ctx=opts.n_ctx,
+                                          api_key=opts.api_key, concurrency=opts.concurrency)
+    log.info("%s; log-likelihoods by %s", backend.info.startup_line(), backend.method.replace("_", " "))
+    opts.model = backend.info.model_id  # the default model name when --model was not given
+    return backend
+
+
+BACKENDS: dict[str, Callable[[LoglikOptions], Backend]] = {"hf": _open_hf, "gguf": _open_gguf,
+                                                           "server": _open_server}
+# Flags that mean something to some backends only: given to another one, they are an error, not ignored.
+BACKEND_FLAGS = {"device": ("hf",), "dtype": ("hf",), "revision": ("hf",), "batch_size": ("hf",),
+                 "max_batch_tokens": ("hf",), "n_gpu_layers": ("gguf",), "base_url": ("server",),
+                 "concurrency": ("server",)}
+
+
+def check_backend_options(opts: LoglikOptions) -> None:
+    """BadInput for an unknown backend, a flag it would ignore, or a missing --model / --base-url."""
+    if opts.backend not in BACKENDS:
+        raise BadInput(f"--backend must be one of {', '.join(BACKENDS)}, not {opts.backend!r}")
+    defaults = LoglikOptions(bench="", model=None)
+    for name, backends in BACKEND_FLAGS.items():
+        if opts.backend not in backends and getattr(opts, name) != getattr(defaults, name):
+            raise BadInput(f"--{name.replace('_', '-')} applies to --backend {' or '.join(backends)}, "
+                           f"not {opts.backend}")
+    if opts.backend == "server" and not opts.base_url:
+        raise BadInput("--backend server needs --base-url (the server, e.g. http://127.0.0.1:8080)")
+    if opts.backend != "server" and not opts.model:
+        raise BadInput(f"--backend {opts.backend} needs --model")
 
 
 def open_backend(opts: LoglikOptions) -> Backend:
-    opener = BACKENDS.get(opts.backend)
-    if opener is None:
-        raise BadInput(f"--backend must be one of {', '.join(BACKENDS)}, not {opts.backend!r}")
-    return opener(opts)
+    check_backend_options(opts)
+    return BACKENDS[opts.backend](opts)
 
 
 def default_model_name(model: str) -> str:
     """A leaderboard name from a local folder/file (its name) or a hub id (the id)."""
     path = Path(model)
     if path.exists():
-        return path.resolve().name
+        return path.resolve().name.removesuffix(".gguf")
     return model.strip("/")
 
 
@@ -329,7 +368,8 @@ def run_base_bench(opts: LoglikOptions, store: Store, data: ds.BaseBenchData, ba
         scoring={"score_mode": "mean_logprob", "add_bos": opts.add_bos, "tokenization": SCORING_RULE,
                  "limit": opts.limit},
         options={"device": opts.device, "dtype": opts.dtype, "threads": opts.threads, "batch_size": opts.batch_size,
-                 "max_batch_tokens": opts.max_batch_tokens},
+                 "max_batch_tokens": opts.max_batch_tokens, "n_gpu_layers": opts.n_gpu_layers, "n_ctx": opts.n_ctx,
+                 "base_url": opts.base_url, "concurrency": opts.concurrency},
         n_items=len(items),
         extra={"official_reasons": reasons, "dataset": {"path": str(data.path.resolve()), "source": data.source}},
     )
@@ -425,7 +465,8 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
         scoring={"acc": "max sum", "acc_norm": "max mean", "add_bos": opts.add_bos, "tokenization": EVALS_RULE,
                  "limit": opts.limit},
         options={"device": opts.device, "dtype": opts.dtype, "threads": opts.threads, "batch_size": opts.batch_size,
-                 "max_batch_tokens": opts.max_batch_tokens},
+                 "max_batch_tokens": opts.max_batch_tokens, "n_gpu_layers": opts.n_gpu_layers, "n_ctx": opts.n_ctx,
+                 "base_url": opts.base_url, "concurrency": opts.concurrency},
         n_items=len(items),
         extra={"official_reasons": reasons, "dataset": {"path": str(split.path.resolve()), "source": source,
                                                         "manifest_sha256": split.manifest_sha256}},
@@ -499,6 +540,7 @@ def _base_evals_folder(opts: LoglikOptions) -> tuple[Path, str]:
 def run_loglik(opts: LoglikOptions) -> dict[str, Any]:
     """Validate data, load the model, run; returns {"runs": [...], "report": combined summary}."""
     bench, splits = ds.parse_bench(opts.bench)
+    check_backend_options(opts)  # before any data download or model load
     if opts.batch_size is not None and opts.batch_size < 1:
         raise BadInput("--batch-size must be a positive integer")
     store = Store(opts.results)

@@ -27,6 +27,7 @@ import hashlib
 import http.client
 import json
 import logging
+import os
 import queue
 import random
 import re
@@ -72,6 +73,18 @@ class HttpError(Exception):
 
 
 TRANSIENT_ERRORS = (ConnectionError, TimeoutError, socket.timeout, http.client.HTTPException, OSError)
+
+
+API_KEY_ENVS = ("BANANABENCH_API_KEY", "OPENAI_API_KEY")
+
+
+def api_key_from_env() -> str | None:
+    """The server API key from the environment (never a flag: flags end up in shell history and logs)."""
+    for name in API_KEY_ENVS:
+        if os.environ.get(name):
+            register_secret(os.environ[name])
+            return os.environ[name]
+    return None
 
 
 def normalize_base_url(url: str) -> str:
