@@ -142,3 +142,55 @@ def fixed_item_elo(correct: Sequence[bool], item_elo: Sequence[float], weight: S
     info = (LN10 / scale) ** 2 * float(np.dot(w, e * (1 - e)) + prior_weight * ep * (1 - ep))
     se = 1.0 / math.sqrt(info) if info > 0 else math.inf
     return EloFit(rating, rating - Z95 * se, rating + Z95 * se, se, "wald (observed Fisher information)")
+
+
+def resample_counts(n: int, n_resamples: int = 2000, seed: int = 0) -> np.ndarray:
+    """Bootstrap resamples as an (n_resamples, n) matrix of how often each item was drawn.
+
+    Lets a statistic that is a weighted sum over items (a mean, a weighted accuracy, a fixed-item
+    Elo fit) be evaluated on every resample at once with matrix operations instead of a loop.
+    """
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, n, size=(n_resamples, n))
+    flat = (np.arange(n_resamples)[:, None] * n + idx).ravel()
+    return np.bincount(flat, minlength=n_resamples * n).reshape(n_resamples, n)
+
+
+def summarize_resamples(observed: float, deltas: np.ndarray, n: int, method: str) -> PairedDelta:
+    """A `PairedDelta` from the observed delta and its resampled values (percentile interval,
+    two-sided p-value = twice the share of resamples on the other side of zero, capped at 1)."""
+    deltas = np.asarray(deltas, dtype=float)
+    if n <= 0 or deltas.size == 0:
+        return PairedDelta(math.nan, math.nan, math.nan, math.nan, max(n, 0), method)
+    low, high = np.quantile(deltas, [0.025, 0.975])
+    if observed > 0:
+        tail = np.mean(deltas <= 0)
+    elif observed < 0:
+        tail = np.mean(deltas >= 0)
+    else:
+        tail = 0.5
+    return PairedDelta(float(observed), float(low), float(high), float(min(1.0, 2 * tail)), n, method)
+
+
+def fixed_item_elo_batch(correct: Sequence[bool], item_elo: Sequence[float], weights: np.ndarray, *,
+                         prior_rating: float = 1000.0, prior_weight: float = 4.0,
+                         scale: float = 400.0) -> np.ndarray:
+    """`fixed_item_elo` ratings for many weightings of the same items at once (one per row of
+    `weights`, e.g. point weights × `resample_counts`), solving the same score equation by a
+    vectorised bisection to 1e-6 rating points."""
+    y = np.asarray(correct, dtype=float)
+    items = np.asarray(item_elo, dtype=float)
+    w = np.atleast_2d(np.asarray(weights, dtype=float))
+    if w.shape[1] != len(y) or len(items) != len(y):
+        raise ValueError("weights must have one column per item")
+    target = w @ y + 0.5 * prior_weight
+    lo = np.full(len(w), -10000.0)
+    hi = np.full(len(w), 12000.0)
+    while np.max(hi - lo) > 1e-6:
+        mid = 0.5 * (lo + hi)
+        total = (w * elo_expected(mid[:, None], items[None, :], scale)).sum(axis=1) \
+            + prior_weight * elo_expected(mid, prior_rating, scale)
+        below = total < target
+        lo = np.where(below, mid, lo)
+        hi = np.where(below, hi, mid)
+    return 0.5 * (lo + hi)
