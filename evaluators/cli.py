@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "evaluators.store_cli",
     "evaluators.models_cli",
     "evaluators.demo",
+    "evaluators.publish.cli",
 )
 
 
