@@ -33,3 +33,23 @@ def run_cli(*args: str, env: dict[str, str] | None = None, cwd: str | os.PathLik
 @pytest.fixture
 def results(tmp_path: Path) -> Path:
     return tmp_path / "results"
+
+
+@pytest.fixture(scope="session")
+def publish_store(tmp_path_factory) -> tuple[Path, dict]:
+    """A results store with realistic runs of every evaluator (see tests/helpers/publish_fixture.py)."""
+    from tests.helpers.publish_fixture import build
+
+    root = tmp_path_factory.mktemp("publish") / "results"
+    return root, build(root)
+
+
+@pytest.fixture(scope="session")
+def published_site(publish_store, tmp_path_factory) -> Path:
+    """`bananabench publish --baseline beta-3b --include-apps` of `publish_store`, built once."""
+    root, _ = publish_store
+    out = tmp_path_factory.mktemp("site") / "site"
+    proc = run_cli("publish", "--results", str(root), "--out", str(out), "--baseline", "beta-3b", "--include-apps")
+    assert proc.returncode == 0, proc.stderr
+    assert str((out / "index.html").resolve()) in proc.stdout
+    return out

@@ -280,8 +280,12 @@ class Store:
 
     @contextlib.contextmanager
     def read(self, timeout: float | None = None) -> Iterator[Any]:
-        """A read-only connection (creating and migrating the database first if needed)."""
-        if not self._migrated:
+        """A read-only connection (creating and migrating the database first if needed).
+
+        An up-to-date database is never opened for writing here, so readers work on a read-only
+        copy and beside other read-only connections to the same file in this process.
+        """
+        if not self._migrated and not self._current_schema(timeout):
             with self.write(timeout=timeout):
                 pass
         con = self._open(read_only=True, timeout=timeout)
@@ -314,6 +318,22 @@ class Store:
             )
             con.execute("COMMIT")
         self._migrated = True
+
+    def _current_schema(self, timeout: float | None) -> bool:
+        """True if the database exists at the newest schema version (checked read-only)."""
+        import duckdb
+
+        if not self.path.is_file():
+            return False
+        con = self._open(read_only=True, timeout=timeout)
+        try:
+            version = con.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
+        except duckdb.Error:
+            return False
+        finally:
+            con.close()
+        self._migrated = version == SCHEMA_VERSION
+        return self._migrated
 
     def schema_version(self) -> int:
         with self.read() as con:

@@ -30,15 +30,42 @@ CATEGORY_WEIGHT = dict(zip(CATEGORIES, (1.0, 1.1, 1.1, 1.2, 1.3, 1.35, 1.4), str
 DIFFICULTY = {"easy": (1.0, 0), "medium": (1.5, 100), "hard": (2.25, 250)}
 
 
-def png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
-    """A solid-colour PNG (screenshots for the gallery), no imaging library needed."""
-    raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+def png(width: int, height: int, rects: list[tuple[int, int, int, int, tuple[int, int, int]]]) -> bytes:
+    """A PNG of filled rectangles (stand-in screenshots for the gallery), no imaging library needed."""
+    pixels = [bytearray(b"\xff" * (3 * width)) for _ in range(height)]
+    for x, y, w, h, rgb in rects:
+        for row in pixels[max(y, 0):min(y + h, height)]:
+            x0, x1 = max(x, 0), min(x + w, width)
+            row[3 * x0:3 * x1] = bytes(rgb) * (x1 - x0)
+    raw = b"".join(b"\x00" + bytes(row) for row in pixels)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def kanban(width: int, columns: int, accent: tuple[int, int, int], seed: int) -> bytes:
+    """A kanban-board-like screenshot: a header bar, columns, cards of varying height."""
+    rng = random.Random(seed)
+    height = 400 if columns > 1 else 640
+    rects = [(0, 0, width, 44, (38, 44, 58)), (16, 14, 90, 16, accent)]
+    col_w = (width - 16 * (columns + 1)) // columns
+    for c in range(columns):
+        x = 16 + c * (col_w + 16)
+        rects.append((x, 60, col_w, height - 76, (237, 240, 245)))
+        rects.append((x + 10, 70, col_w // 2, 10, (120, 128, 140)))
+        y = 92
+        for _ in range(rng.randint(2, 5)):
+            h = rng.randint(36, 70)
+            if y + h > height - 24:
+                break
+            rects.append((x + 10, y, col_w - 20, h, (255, 255, 255)))
+            rects.append((x + 10, y, 4, h, accent))
+            rects.append((x + 22, y + 10, (col_w - 44) * rng.randint(4, 9) // 10, 8, (90, 98, 110)))
+            y += h + 10
+    return png(width, height, rects)
 
 
 def _skill(model: str) -> float:
@@ -193,11 +220,13 @@ def agent(store: Store, model: str, *, seed: int, fingerprint: str = "fp-llama-1
                          "tool_calls_by_name": {"bash": 3, "edit": 2}, "server_fingerprint": fingerprint}
                 if cat == "frontend":
                     status, score = "manual", None
-                    (adir / "screenshot.png").write_bytes(png(64, 40, (200, 180, 40)))
-                    (adir / "screenshot-mobile.png").write_bytes(png(20, 40, (40, 120, 200)))
+                    accent = ((229, 181, 0), (52, 120, 246), (220, 80, 90))[(seed + attempt) % 3]
+                    (adir / "screenshot.png").write_bytes(kanban(640, 3, accent, seed + attempt))
+                    (adir / "screenshot-mobile.png").write_bytes(kanban(200, 1, accent, seed + attempt))
                     ws = adir / "workspace"
                     ws.mkdir(exist_ok=True)
                     (ws / "index.html").write_text("<!doctype html><title>app</title><h1>Kanban</h1>"
+                                                   "<img src='https://example.com/tracker.png' alt=''>"
                                                    "<script src='app.js'></script>")
                     (ws / "app.js").write_text("document.body.append('app ran');")
                     (adir / "checklist.md").write_text("# Checklist\n- [ ] columns render\n- [ ] <b>drag</b> works\n")
@@ -289,6 +318,8 @@ def build(root: Path) -> dict:
         chat(store, model, "mmlu", seed=40 + i, categories=("abstract_algebra", "anatomy", "astronomy"))
         ids["agent"][model] = agent(store, model, seed=50 + i)
         modes(store, model, seed=60 + i)
+    # A newer non-official run (a --limit run) never displaces the official one on the leaderboard.
+    ids["alpha_unofficial_latest"] = base_bench(store, "alpha-7b", seed=5, official=False, limit=7)
     hidden = base_bench(store, "hidden-model", seed=99)
     store.set_hidden(hidden, True)
     ids["hidden"] = hidden

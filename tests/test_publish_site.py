@@ -1,0 +1,167 @@
+"""`bananabench publish` and `bananabench report` as real processes: the files a site is made of.
+
+Static checks over every published file: relative links only, no inline script or event handler,
+no `javascript:` URL, the ids-only benchmark's item text nowhere (pages, scripts, CSV, Parquet),
+atomic replacement of an earlier site, and clean refusals of bad input.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import re
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from tests.conftest import run_cli
+from tests.helpers.publish_fixture import GATED_MARKER
+
+
+@pytest.fixture(scope="module")
+def site(published_site) -> Path:
+    return published_site
+
+
+class _Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.scripts: list[str | None] = []
+        self.urls: list[tuple[str, str, str]] = []
+        self.handlers: list[str] = []
+        self.iframes: list[dict] = []
+        self.in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.handlers += [k for k in attrs if k.startswith("on")]
+        if tag == "script":
+            self.scripts.append(attrs.get("src"))
+        if tag == "iframe":
+            self.iframes.append(attrs)
+        for key in ("href", "src", "action", "formaction"):
+            if key in attrs:
+                self.urls.append((tag, key, attrs[key] or ""))
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def _is_app(site: Path, page: Path) -> bool:
+    return page.relative_to(site).parts[0] == "apps" and page.parent != site / "apps"
+
+
+def test_every_page_is_self_contained_and_script_free(site):
+    pages = [p for p in _pages(site) if not _is_app(site, p)]
+    assert len(pages) > 40
+    for page in pages:
+        parsed = _Page()
+        parsed.feed(page.read_text(encoding="utf-8"))
+        assert parsed.handlers == [], f"{page}: inline event handlers {parsed.handlers}"
+        assert None not in parsed.scripts, f"{page}: inline <script>"
+        for tag, key, url in parsed.urls:
+            assert not re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I), f"{page}: {tag} {key}={url!r} is not relative"
+            assert not url.startswith(("/", "\\")), f"{page}: {url!r} is root-relative"
+            target = url.split("#")[0].split("?")[0]
+            if target:
+                assert (page.parent / target).resolve().exists(), f"{page}: broken link {url!r}"
+        for frame in parsed.iframes:
+            assert frame["sandbox"] == "allow-scripts"
+        text = page.read_text(encoding="utf-8")
+        assert "Content-Security-Policy" in text and "connect-src 'none'" in text
+
+
+def test_model_text_is_escaped_in_pages(site):
+    text = "\n".join(p.read_text(encoding="utf-8") for p in _pages(site) if not _is_app(site, p))
+    assert "<script>alert" not in text and "onerror=alert(1)>" not in text and "<img src=x" not in text
+    assert "&lt;script&gt;alert(&#34;name&#34;)&lt;/script&gt;" in text  # the XSS model name, as text
+    assert 'href="javascript:' not in text.lower()
+
+
+def test_ids_only_item_text_is_in_no_published_file(site):
+    for path in site.rglob("*"):
+        if path.is_file() and path.suffix != ".parquet":
+            assert GATED_MARKER.encode() not in path.read_bytes(), path
+    con = duckdb.connect()
+    for parquet in (site / "data" / "parquet").glob("*.parquet"):
+        dump = con.execute(f"SELECT * FROM '{parquet}'").fetchall()
+        assert GATED_MARKER not in repr(dump), parquet
+    # The export still says which items were right.
+    rows = con.execute(f"SELECT count(*) FROM '{site}/data/parquet/attempts.parquet' a JOIN "
+                       f"'{site}/data/parquet/runs.parquet' r USING (run_id) WHERE r.benchmark = 'base-bench' "
+                       "AND a.correct IS NOT NULL AND a.prediction IS NULL").fetchone()[0]
+    assert rows > 0
+
+
+def test_private_build_includes_gated_text_and_says_so(publish_store, tmp_path):
+    root, _ = publish_store
+    out = tmp_path / "private"
+    assert run_cli("publish", "--results", str(root), "--out", str(out), "--private").returncode == 0
+    texts = [p.read_text(encoding="utf-8") for p in out.rglob("*.js")]
+    assert any(GATED_MARKER in t for t in texts)
+    assert "Private build" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_site_layout_downloads_and_sizes(site):
+    for name in ("index.html", "gallery.html", "compare.html", "data.html", "diffs/index.html",
+                 "assets/style.css", "assets/site.js", "assets/summaries.js", "data/csv/attempts.csv",
+                 "data/parquet/scores.parquet", ".bananabench-site"):
+        assert (site / name).is_file(), name
+    assert (site / "index.html").stat().st_size < 200_000
+    assert len(list((site / "diffs").glob("*--vs--*.html"))) == 2  # alpha and the XSS model vs beta
+    shots = list((site / "media").rglob("*.png"))
+    assert shots and all(p.read_bytes().startswith(b"\x89PNG") for p in shots)
+    app_pages = list((site / "apps").rglob("index.html"))
+    assert app_pages and all(b"Content-Security-Policy" in p.read_bytes()[:400] for p in app_pages)
+
+
+def test_republish_replaces_the_site_atomically(publish_store, tmp_path):
+    root, _ = publish_store
+    out = tmp_path / "site"
+    assert run_cli("publish", "--results", str(root), "--out", str(out)).returncode == 0
+    stale = out / "models" / "stale.html"
+    stale.write_text("old")
+    # A broken template fails the build: the previous site stays whole, no temp folder is left.
+    templates = tmp_path / "templates"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "templates", templates)
+    (templates / "gallery.html.j2").write_text("{% extends 'base.html.j2' %}{% block main %}{{ nope.x }}{% endblock %}")
+    proc = run_cli("publish", "--results", str(root), "--out", str(out), "--templates", str(templates))
+    assert proc.returncode != 0
+    assert stale.exists() and (out / "index.html").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "templates"]
+    assert run_cli("publish", "--results", str(root), "--out", str(out)).returncode == 0
+    assert not stale.exists()
+
+
+def test_publish_bad_input(publish_store, tmp_path):
+    root, _ = publish_store
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("keep me")
+    proc = run_cli("publish", "--results", str(root), "--out", str(precious))
+    assert proc.returncode == 2 and "not made by `bananabench publish`" in proc.stderr
+    assert (precious / "notes.txt").read_text() == "keep me"
+    proc = run_cli("publish", "--results", str(tmp_path / "nothing"), "--out", str(tmp_path / "s"))
+    assert proc.returncode == 2 and "no results database" in proc.stderr
+    assert not (tmp_path / "s").exists() and not (tmp_path / "nothing").exists()
+    proc = run_cli("publish", "--results", str(root), "--out", str(tmp_path / "s"), "--baseline", "nobody")
+    assert proc.returncode == 2 and "nobody" in proc.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["precious"]
+
+
+def test_report_cli(publish_store, tmp_path):
+    root, _ = publish_store
+    proc = run_cli("report", "--results", str(root))
+    assert proc.returncode == 0 and "BananaBench leaderboard" in proc.stdout
+    out = tmp_path / "alpha.md"
+    proc = run_cli("report", "--results", str(root), "--model", "alpha-7b", "--baseline", "beta-3b", "--md",
+                   "--out", str(out))
+    assert proc.returncode == 0 and out.read_text().startswith("# Report: alpha-7b")
+    proc = run_cli("report", "--results", str(root), "--model", "alpha-7b", "--out", str(out))
+    assert proc.returncode == 2 and "already exists" in proc.stderr
+    assert run_cli("report", "--results", str(root), "--compare").returncode == 0
+    proc = run_cli("report", "--results", str(root), "--compare", "--model", "alpha-7b")
+    assert proc.returncode == 2
+    assert run_cli("report", "--results", str(root), "--model", "nobody").returncode == 2
