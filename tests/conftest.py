@@ -36,6 +36,14 @@ def results(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def tiny_model() -> dict:
+    """The tiny Llama model (HF folder + GGUF), built once per machine under .cache/ and shared by workers."""
+    from evaluators.core.tinymodel import cached_tiny
+
+    return cached_tiny(REPO / ".cache" / "test-models", gguf=True)
+
+
+@pytest.fixture(scope="session")
 def publish_store(tmp_path_factory) -> tuple[Path, dict]:
     """A results store with realistic runs of every evaluator (see tests/helpers/publish_fixture.py)."""
     from tests.helpers.publish_fixture import build

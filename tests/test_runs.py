@@ -14,7 +14,7 @@ from evaluators.core import atomic
 from evaluators.core.errors import BadInput
 from evaluators.core.runs import RunLock, RunSpec, signature_diff, start_run
 from evaluators.core.secrets import register_secret
-from evaluators.core.store import Store
+from evaluators.core.store import Store, utcnow
 from tests.conftest import REPO, cli_env
 
 FAKE = str(REPO / "tests" / "helpers" / "fake_eval.py")
@@ -140,13 +140,14 @@ def test_torn_journal_line_is_ignored_on_resume(results):
     st = Store(results)
     with start_run(st, spec) as run:
         run.flush_every_s = 3600  # keep rows only in the journal, as if the process died
-        run.record({"item_id": "a", "status": "ok"})
+        run.record({"item_id": "a", "status": "ok", "started_at": utcnow(), "wall_s": 0.5})
         run._buffer = {k: [] for k in run._buffer}
         journal = run.dir / "attempts.jsonl"
     with open(journal, "a") as fh:
         fh.write('{"attempt": {"item_id": "b"')  # torn write
     with start_run(st, spec, resume=True) as run:
         assert run.done == {("a", 1)}
+        assert st.attempts(run.run_id)[0]["started_at"] is not None
 
 
 def test_signature_diff_names_nested_fields():

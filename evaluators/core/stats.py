@@ -71,14 +71,7 @@ def bootstrap_delta(n: int, delta_of: Callable[[np.ndarray], float], *, n_resamp
     observed = float(delta_of(np.arange(n)))
     rng = np.random.default_rng(seed)
     deltas = np.array([delta_of(rng.integers(0, n, size=n)) for _ in range(n_resamples)], dtype=float)
-    low, high = np.quantile(deltas, [0.025, 0.975])
-    if observed > 0:
-        tail = np.mean(deltas <= 0)
-    elif observed < 0:
-        tail = np.mean(deltas >= 0)
-    else:
-        tail = 0.5
-    return PairedDelta(observed, float(low), float(high), float(min(1.0, 2 * tail)), n, method)
+    return summarize_resamples(observed, deltas, n, method)
 
 
 def paired_bootstrap(a: Sequence[float], b: Sequence[float], *, statistic: Callable[[np.ndarray], float] = np.mean,

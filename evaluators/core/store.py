@@ -673,6 +673,8 @@ def _arrow_table(table: str, columns: Sequence[str], rows: list[dict[str, Any]])
             values = [None if v is None else str(v) for v in values]
         if kind == "bool":
             values = [None if v is None else bool(v) for v in values]
+        if kind.startswith("timestamp"):  # journal lines carry timestamps as ISO text
+            values = [dt.datetime.fromisoformat(v) if isinstance(v, str) else v for v in values]
         try:
             arrays.append(pa.array(values, type=pa.type_for_alias(kind)))
         except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as exc:
