@@ -19,6 +19,7 @@ from evaluators.core.store import Query, Store
 
 __all__ = [
     "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
+    "publish_site", "report",
 ]
 
 
@@ -64,3 +65,24 @@ def export(store: Store | str | None, out_dir: str | os.PathLike, fmt: str = "pa
            private: bool = False) -> list:
     """Write every table as Parquet/CSV, dropping ids-only item text unless `private`."""
     return export_store(_store(store), out_dir, fmt, private=private)
+
+
+def publish_site(store: Store | str | os.PathLike | None = None, out: str | os.PathLike = "site", *,
+                 private: bool = False, include_apps: bool = False, baselines: list[str] | tuple[str, ...] = (),
+                 templates: str | os.PathLike | None = None) -> Any:
+    """Render the store into a static site in `out` (see `bananabench publish`); returns a BuildResult."""
+    from evaluators.publish.builder import publish
+
+    return publish(_store(store), out, private=private, include_apps=include_apps, baselines=baselines,
+                   templates=templates)
+
+
+def report(store: Store | str | os.PathLike | None = None, *, model: str | None = None,
+           baselines: list[str] | tuple[str, ...] = (), compare: bool = False, markdown: bool = False,
+           private: bool = False) -> str:
+    """The text of `bananabench report`: leaderboard, a model's report, baseline diffs or the comparison."""
+    from evaluators.publish.queries import Queries
+    from evaluators.publish.report import build_report
+
+    with Queries.open(_store(store), private=private) as q:
+        return build_report(q, model=model, baselines=baselines, compare_all=compare, markdown=markdown)

@@ -20,7 +20,9 @@ from evaluators.core.store import Store
 log = logging.getLogger("bananabench")
 
 # Step modules in the order they run; each has `TITLE` and `run(ctx)`.
-STEP_MODULES: tuple[str, ...] = ()
+STEP_MODULES: tuple[str, ...] = (
+    "evaluators.publish.demo",  # last: the site from every run above
+)
 
 
 @dataclass

@@ -165,3 +165,39 @@ def test_report_cli(publish_store, tmp_path):
     proc = run_cli("report", "--results", str(root), "--compare", "--model", "alpha-7b")
     assert proc.returncode == 2
     assert run_cli("report", "--results", str(root), "--model", "nobody").returncode == 2
+
+
+def test_demo_step_publishes_last_and_notes_the_path(publish_store, tmp_path):
+    from evaluators import demo
+    from evaluators.core.store import Store
+    from evaluators.publish import demo as publish_demo
+
+    assert demo.STEP_MODULES[-1] == "evaluators.publish.demo"
+    root, _ = publish_store
+    ctx = demo.DemoContext(store=Store(root), work=tmp_path / "work", site=tmp_path / "site")
+    publish_demo.run(ctx)
+    assert (tmp_path / "site" / "index.html").is_file()
+    assert ctx.notes == [f"site: {(tmp_path / 'site' / 'index.html').resolve()} (open it in a browser; it works "
+                         "from disk)"]
+    # With nothing recorded yet (no evaluator step ran), the demo still ends with a (empty) site.
+    empty = demo.DemoContext(store=Store(tmp_path / "fresh"), work=tmp_path / "work", site=tmp_path / "site2")
+    publish_demo.run(empty)
+    assert "No finished runs yet" in (tmp_path / "site2" / "index.html").read_text()
+
+
+def test_pages_workflow_builds_the_site_it_uploads(publish_store, tmp_path):
+    import yaml
+
+    workflow = yaml.safe_load((Path(__file__).resolve().parent.parent / ".github/workflows/pages.yml").read_text())
+    steps = workflow["jobs"]["build"]["steps"]
+    build = next(s["run"] for s in steps if s.get("name") == "Build the site")
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
+    assert "deploy-pages" in workflow["jobs"]["deploy"]["steps"][0]["uses"]
+    # Run the workflow's publish command the way CI does: from a checkout holding results/.
+    root, _ = publish_store
+    shutil.copytree(root, tmp_path / "results")
+    args = build.split()
+    assert args[:2] == ["bananabench", "publish"]
+    proc = run_cli(*args[1:], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / upload["with"]["path"] / "index.html").is_file()

@@ -243,7 +243,9 @@ class Store:
         delay = 0.01
         while True:
             try:
-                return duckdb.connect(str(self.path), read_only=read_only)
+                con = duckdb.connect(str(self.path), read_only=read_only)
+                con.execute("SET enable_progress_bar = false")  # no bars in our logs or output
+                return con
             except duckdb.IOException as exc:
                 if not _is_lock_error(exc):
                     raise EvaluationFailure(f"{self.path}: cannot open the results database: {exc}") from exc

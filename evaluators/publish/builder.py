@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import re
+import resource
 import shutil
 import tempfile
 import time
@@ -39,8 +40,8 @@ log = logging.getLogger("bananabench")
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 MARKER = ".bananabench-site"
-ARTIFACT_CAP = 200_000  # bytes of one text artifact shown on an attempt page
-TEXT_ARTIFACTS = (".md", ".diff", ".patch", ".log", ".txt", ".jsonl", ".json")
+ARTIFACT_CAP = 100_000  # bytes of one text artifact shown on an attempt page
+TEXT_ARTIFACTS = (".md", ".diff", ".patch", ".log", ".txt")  # events.jsonl stays in the results folder
 FIRST_ARTIFACTS = ("final_message.md", "changes.diff", "verify.log")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
@@ -52,6 +53,8 @@ class BuildResult:
     files: int
     bytes: int
     seconds: float
+    cpu_seconds: float  # all threads; DuckDB's exports and item data run beside the page rendering
+    main_thread_cpu_seconds: float
     leaderboard_bytes: int
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -164,8 +167,11 @@ def _js_literal(obj: Any) -> str:
 class SiteBuilder:
     """Renders one site into `self.out` (a fresh folder)."""
 
-    def __init__(self, q: Queries, out: Path, *, templates: Path, include_apps: bool, baselines: list[str]):
+    def __init__(self, q: Queries, out: Path, *, templates: Path, include_apps: bool, baselines: list[str],
+                 io: concurrent.futures.Executor):
         self.q = q
+        self.io = io
+        self._pending: list[concurrent.futures.Future] = []
         self.out = out
         self.env = _environment(templates)
         self.templates = templates
@@ -176,13 +182,20 @@ class SiteBuilder:
         self.generated = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         self.benchmarks = q.ordered_benchmarks()
         self.timings: dict[str, float] = {}
+        for run in q.runs():  # fix every run's slug up front: background threads only look them up
+            self.links.run_slug(run["run_id"])
 
     # -- output ------------------------------------------------------------------------------
 
     def write(self, path: str, text: str) -> None:
-        target = self.out / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        """Queue a file for writing on the I/O threads (the GIL is free while they wait on the disk)."""
+        self._pending.append(self.io.submit(_write_file, self.out / path, text))
+
+    def flush(self) -> None:
+        """Wait for every queued write; the first failure is raised."""
+        pending, self._pending = self._pending, []
+        for job in pending:
+            job.result()
 
     def render(self, template: str, path: str, **context: Any) -> None:
         root = "../" * path.count("/")
@@ -207,13 +220,13 @@ class SiteBuilder:
         leaderboard = self._timed("leaderboard", self.leaderboard)
         self._timed("benchmarks", self.benchmark_pages)
         self._timed("models+runs", self.model_pages)
-        self._timed("items", self.items_files)
         self._timed("gallery", self.gallery)
         self._timed("diff pages", self.diff_pages, diffs)
         self._timed("compare", self.compare, leaderboard)
         self.render("data.html.j2", "data.html", tables=self.table_counts(), title="Data downloads")
         self.write(MARKER, f"bananabench {__version__}\n")
         self.write(".nojekyll", "")
+        self.flush()
         return leaderboard
 
     def copy_assets(self) -> None:
@@ -264,51 +277,49 @@ class SiteBuilder:
         agent = summary.benchmark.evaluator == "agent"
         errors = self.q.errors(summary.run_id)
         attempts = self.q.attempts(summary.run_id) if agent else []
-        for att in attempts:
-            self.attempt_page(summary, att)
+        # Read every attempt's files on the I/O threads, render the pages here.
+        for att, files in zip(attempts, self.io.map(self.attempt_files, attempts), strict=True):
+            self.attempt_page(summary, att, *files)
         self.render("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
                     agent=agent, redacted=self.q.redacted(summary.benchmark.name),
                     title=f"{summary.run['model_name']} · {summary.benchmark.title}")
 
-    def attempt_page(self, summary: RunSummary, att: Attempt) -> None:
-        shots = self.copy_screenshots(att)
-        artifacts = self.read_artifacts(att)
+    def attempt_files(self, att: Attempt) -> tuple[dict[str, str], list[tuple[str, str]], str | None]:
+        """Screenshots copied into the site, text artifacts and checklist of one attempt (thread-safe)."""
+        return self.copy_screenshots(att), self.read_artifacts(att), self.read_text(att.extra.get("checklist"))
+
+    def attempt_page(self, summary: RunSummary, att: Attempt, shots: dict[str, str],
+                     artifacts: list[tuple[str, str]], checklist: str | None) -> None:
         app = self.publish_app(att) if self.include_apps else None
-        checklist = self.read_text(att.extra.get("checklist"))
         self.render("attempt.html.j2", self.links.attempt(att.run_id, att.item_id, att.attempt), s=summary, a=att,
                     shots=shots, artifacts=artifacts, app=app, checklist=checklist,
                     title=f"{att.item_id} #{att.attempt} · {summary.run['model_name']}")
 
-    def items_files(self) -> None:
+    def items_files(self, con: Any) -> None:
+        """Each run's item rows as a script file; runs in a background thread on its own cursor `con`."""
         # Agent runs show their attempts server-side (with metrics and artifacts) instead.
-        wanted = {r["run_id"] for r in self.q.runs() if self.q.benchmark(r["benchmark"]).evaluator != "agent"}
-        for run_id, rows_json in self.q.items_json(sorted(wanted)):
+        wanted = sorted(r["run_id"] for r in self.q.runs() if self.q.benchmark(r["benchmark"]).evaluator != "agent")
+        for run_id, rows_json in self.q.items_json(wanted, con=con):
             key = self.links.run_slug(run_id)
             payload = rows_json.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-            self.write(self.links.items(run_id),
-                       f'(window.BBDATA=window.BBDATA||{{}})["items:{key}"]={payload};\n')
+            _write_file(self.out / self.links.items(run_id),
+                        f'(window.BBDATA=window.BBDATA||{{}})["items:{key}"]={payload};\n')
 
     # -- artifacts ---------------------------------------------------------------------------
 
     def read_text(self, relpath: Any) -> str | None:
         path = self.q.resolve(relpath)
-        if path is None or not path.is_file():
-            return None
-        with open(path, "rb") as fh:
-            data = fh.read(ARTIFACT_CAP + 1)
-        text = data[:ARTIFACT_CAP].decode("utf-8", errors="replace")
-        if len(data) > ARTIFACT_CAP:
-            text += f"\n… (truncated; the full file is {path.stat().st_size:,} bytes in the results folder)"
-        return text
+        return _read_capped(path) if path is not None and path.is_file() else None
 
     def read_artifacts(self, att: Attempt) -> list[tuple[str, str]]:
+        """The attempt's text artifacts (not symlinks: the folder holds model-written files)."""
         folder = self.q.resolve(att.extra.get("artifacts"))
         if folder is None or not folder.is_dir():
             return []
-        files = [p for p in folder.iterdir() if p.is_file() and not p.is_symlink() and p.suffix in TEXT_ARTIFACTS]
-        files.sort(key=lambda p: (FIRST_ARTIFACTS.index(p.name) if p.name in FIRST_ARTIFACTS else 99, p.name))
-        root = self.q.root
-        return [(p.name, self.read_text(str(p.relative_to(root)))) for p in files]
+        with os.scandir(folder) as entries:
+            files = [e for e in entries if e.is_file(follow_symlinks=False) and e.name.endswith(TEXT_ARTIFACTS)]
+        files.sort(key=lambda e: (FIRST_ARTIFACTS.index(e.name) if e.name in FIRST_ARTIFACTS else 99, e.name))
+        return [(e.name, _read_capped(Path(e.path))) for e in files]
 
     def copy_screenshots(self, att: Attempt) -> dict[str, str]:
         """Copy the attempt's screenshots into the site (images only, checked by their magic bytes)."""
@@ -408,6 +419,21 @@ class SiteBuilder:
         return [(t, self.q.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in EXPORT_TABLES]
 
 
+def _write_file(target: Path, text: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+
+
+def _read_capped(path: Path) -> str:
+    """A text file for a page: at most ARTIFACT_CAP bytes, undecodable bytes replaced."""
+    with open(path, "rb") as fh:
+        data = fh.read(ARTIFACT_CAP + 1)
+    text = data[:ARTIFACT_CAP].decode("utf-8", errors="replace")
+    if len(data) > ARTIFACT_CAP:
+        text += f"\n… (truncated; the full file is {path.stat().st_size:,} bytes in the results folder)"
+    return text
+
+
 def _kind(metric: str) -> str:
     if fmt.is_fraction(metric):
         return "fraction"
@@ -448,26 +474,28 @@ def _dir_stats(folder: Path) -> tuple[int, int]:
 def publish(store: Store, out: str | os.PathLike, *, private: bool = False, include_apps: bool = False,
             baselines: Iterable[str] = (), templates: str | os.PathLike | None = None) -> BuildResult:
     """Build the whole site from `store` into `out`; returns what was written and how long it took."""
-    start = time.perf_counter()
+    start, cpu_start, main_start = time.perf_counter(), _cpu(), time.thread_time()
     out = Path(out)
     templates = Path(templates) if templates else TEMPLATES
     if not (templates / "leaderboard.html.j2").is_file():
-        raise BadInput(f"{templates}: not a templates folder (no leaderboard.html.j2)")
+        raise BadInput(f"{templates}: not a templates folder (no leaderboard.html.j2); run bananabench from a "
+                       f"checkout (pip install -e .) or pass --templates DIR")
     _prepare_out(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     try:
-        with Queries.open(store, private=private) as q, concurrent.futures.ThreadPoolExecutor(1) as pool:
-            # Exports run in DuckDB (outside the GIL) while Python renders the pages.
-            export_jobs = [pool.submit(_export, store, tmp / "data" / fmt_, fmt_, private)
-                           for fmt_ in ("parquet", "csv")]
+        with Queries.open(store, private=private) as q, concurrent.futures.ThreadPoolExecutor(2) as pool, \
+                concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="publish-io") as io:
             builder = SiteBuilder(q, tmp, templates=templates, include_apps=include_apps,
-                                  baselines=list(baselines))
+                                  baselines=list(baselines), io=io)
+            # DuckDB work (exports, item data) runs outside the GIL while Python renders the pages.
+            jobs = {"exports": pool.submit(_exports, store, tmp / "data", private),
+                    "items": pool.submit(_timed_job, builder.items_files, q.con.cursor())}
             builder.build()
             t0 = time.perf_counter()
-            for job in export_jobs:
-                job.result()
-            builder.timings["exports (wait)"] = round(time.perf_counter() - t0, 3)
+            for name, job in jobs.items():
+                builder.timings[name] = job.result()
+            builder.timings["waiting for background jobs"] = round(time.perf_counter() - t0, 3)
         files, size = _dir_stats(tmp)
         board_bytes = (tmp / "index.html").stat().st_size
         _swap_in(tmp, out)
@@ -475,9 +503,25 @@ def publish(store: Store, out: str | os.PathLike, *, private: bool = False, incl
         with contextlib.suppress(OSError):
             shutil.rmtree(tmp)
         raise
-    return BuildResult(out, builder.pages, files, size, round(time.perf_counter() - start, 3), board_bytes,
+    return BuildResult(out, builder.pages, files, size, round(time.perf_counter() - start, 3),
+                       round(_cpu() - cpu_start, 3), round(time.thread_time() - main_start, 3), board_bytes,
                        builder.timings)
 
 
-def _export(store: Store, folder: Path, fmt_: str, private: bool) -> None:
-    export_store(store, folder, fmt_, private=private)
+def _cpu() -> float:
+    """CPU seconds this process used so far (all threads): on a shared machine, a steadier figure than wall time."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed_job(fn, *args) -> float:
+    t0 = time.perf_counter()
+    fn(*args)
+    return round(time.perf_counter() - t0, 3)
+
+
+def _exports(store: Store, folder: Path, private: bool) -> float:
+    t0 = time.perf_counter()
+    for fmt_ in ("parquet", "csv"):
+        export_store(store, folder / fmt_, fmt_, private=private)
+    return round(time.perf_counter() - t0, 3)

@@ -198,10 +198,6 @@ class Attempt:
                 return str(self.extra[key])
         return None
 
-    def artifact_path(self, key: str) -> str | None:
-        value = self.extra.get(key)
-        return value if isinstance(value, str) else None
-
 
 @dataclass
 class GalleryEntry:
@@ -520,8 +516,10 @@ class Queries:
         return [self._attempt(run_id, row, redact, metrics.get((row[0], row[1]), {}), grades.get((row[0], row[1])))
                 for row in rows]
 
-    def items_json(self, run_ids: list[str] | None = None) -> Iterator[tuple[str, str]]:
+    def items_json(self, run_ids: list[str] | None = None, *, con: Any = None) -> Iterator[tuple[str, str]]:
         """(run_id, JSON array of item rows) for every visible run, built inside DuckDB for speed.
+
+        `con` is another cursor of the same database, for running this in a background thread.
 
         Row layout: [item_id, attempt, status, correct, score, prediction, reference, category,
         difficulty, wall_s, tokens_in, tokens_out, extra, choices]; choices are
@@ -547,7 +545,7 @@ class Queries:
             LEFT JOIN ch ON ch.run_id = a.run_id AND ch.item_id = a.item_id AND a.attempt = 1
             WHERE {where}
             GROUP BY a.run_id ORDER BY a.run_id"""
-        cur = self.con.execute(sql, params)
+        cur = (con or self.con).execute(sql, params)
         while batch := cur.fetchmany(64):
             yield from batch
 

@@ -128,7 +128,7 @@
       Array.prototype.forEach.call(rows, function (row) {
         var show = !q || row.cells[0].textContent.toLowerCase().indexOf(q) >= 0;
         if (show && onlyOfficial) {
-          show = !!row.querySelector('td[data-official="1"]:not([data-v=""])');
+          show = !!row.querySelector('td:not([data-official="0"]):not([data-v=""])');
         }
         row.hidden = !show;
         if (show) { shown += 1; }
