@@ -6,7 +6,10 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: demo test venv system-deps lint docs clean-venv
+PI_DIR := evaluators/agent/pi
+PI_STAMP := $(PI_DIR)/node_modules/.package-lock.json
+
+.PHONY: demo test venv system-deps lint docs clean-venv pi
 
 $(STAMP): pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -20,10 +23,18 @@ venv: $(STAMP)
 system-deps:
 	@scripts/system-deps.sh
 
-demo: venv system-deps
+## The Pi coding agent for the agent benchmark, pinned by the committed package-lock.json (needs Node >= 20.6).
+$(PI_STAMP): $(PI_DIR)/package.json $(PI_DIR)/package-lock.json
+	@node -e 'const [a, b] = process.versions.node.split(".").map(Number); if (a < 20 || (a === 20 && b < 6)) { console.error("Pi needs Node.js >= 20.6, found " + process.versions.node); process.exit(1) }'
+	cd $(PI_DIR) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $(PI_STAMP)
+
+pi: $(PI_STAMP)
+
+demo: venv system-deps pi
 	$(VENV)/bin/bananabench demo
 
-test: venv system-deps
+test: venv system-deps pi
 	$(VENV)/bin/ruff check evaluators tests benchmarks
 	$(PY) -m pytest $(PYTEST_ARGS)
 

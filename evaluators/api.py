@@ -12,13 +12,18 @@ Importing this module is cheap (no torch): evaluators load their heavy parts whe
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from evaluators.core.export import export_store
 from evaluators.core.store import Query, Store
 
+if TYPE_CHECKING:
+    from evaluators.chat.run import TaskResult
+
 __all__ = [
     "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
+    "run_chat", "evaluate_modes", "generate_modes", "run_modes", "run_agent",
     "publish_site", "report",
 ]
 
@@ -65,6 +70,115 @@ def export(store: Store | str | None, out_dir: str | os.PathLike, fmt: str = "pa
            private: bool = False) -> list:
     """Write every table as Parquet/CSV, dropping ids-only item text unless `private`."""
     return export_store(_store(store), out_dir, fmt, private=private)
+
+
+def run_agent(*, name: str, base_url: str, results: str | os.PathLike | None = None, **options: Any) -> dict[str, Any]:
+    """Run (or resume) the banana-benchmark for one model on an OpenAI-compatible server.
+
+    `options` are the fields of `evaluators.agent.run.AgentRunOptions` (model_id, ctx, tasks_dir, only,
+    exclude, categories, tags, attempts, parallel, thinking, reasoning, max_tokens, keep_workspaces,
+    timeout_s, idle_s, max_tool_calls, rerun, dry_run, config, image, memory, pids, cpus, api_key). Returns
+    `{"run_id", "dir", "scores"}` (or `{"dry_run": True}`).
+    """
+    from evaluators.agent.run import AgentRunOptions, run_agent_benchmark
+
+    opts = AgentRunOptions(name=name, base_url=base_url, **options)
+    return run_agent_benchmark(_store(results), opts)
+
+
+def run_chat(tasks: Sequence[str], *, base_url: str, name: str | None = None, model_id: str | None = None,
+             ctx: int | None = None, data: str | os.PathLike | None = None, limit: int | None = None,
+             resume: bool = False, fold_system: bool | None = None, max_tokens: dict[str, int] | None = None,
+             concurrency: int | None = None, extra_body: dict[str, Any] | None = None, stream: bool = True,
+             retries: int = 5, retry_wait_s: float = 1.0, timeout_s: float = 600.0, api_key: str | None = None,
+             results: Store | str | os.PathLike | None = None) -> list[TaskResult]:
+    """Evaluate a served model on chat tasks (`arc`, `mmlu`, `gsm8k`); one run per task.
+
+    Returns one `evaluators.chat.run.TaskResult` per task (run id, status, accuracy and the
+    correct/wrong/unanswered/error counts). `fold_system=None` folds the system prompt into the
+    user turn only when the server's chat template has no system role.
+    """
+    from evaluators.chat.run import run_chat as _run_chat
+    from evaluators.core.backends.server import RetryPolicy
+
+    return _run_chat(_store(results), list(tasks), base_url=base_url, name=name, model_id=model_id, ctx=ctx,
+                     data=None if data is None else str(data), limit=limit, resume=resume, fold_system=fold_system,
+                     max_tokens=max_tokens, concurrency=concurrency, extra_body=extra_body, stream=stream,
+                     retry=RetryPolicy(attempts=retries, base_s=retry_wait_s, max_s=max(30.0, retry_wait_s)),
+                     idle_timeout_s=timeout_s, api_key=api_key)
+
+
+def evaluate_modes(inputs: list[str | os.PathLike], *, name: str | None = None,
+                   results: Store | str | os.PathLike | None = None, configs: list[str] | None = None,
+                   split: str = "eval", data_root: str | os.PathLike | None = None,
+                   cache_dir: str | os.PathLike | None = None, offline: bool = False, allow_partial: bool = False,
+                   run_metadata: str | os.PathLike | None = None, min_defined_prompts: int = 30,
+                   workers: int = 1, resume: bool = False):
+    """Grade saved ModeBench responses with modebench and store every attempt (returns an EvaluationOutcome).
+
+    `inputs`: one `bananabench modes generate` file, or plain modebench response files (one per group).
+    """
+    from evaluators.modes.run import EvaluateOptions, evaluate
+
+    opts = EvaluateOptions(inputs=list(inputs), name=name, configs=list(configs or []), split=split,
+                           data_root=data_root, cache_dir=cache_dir, offline=offline, allow_partial=allow_partial,
+                           run_metadata=run_metadata, min_defined_prompts=min_defined_prompts, workers=workers,
+                           resume=resume)
+    return evaluate(_store(results), opts)
+
+
+def _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model, served_model,
+                   api_key_env, ctx, concurrency, device, dtype):
+    from evaluators.modes.datasets import TaskSource
+    from evaluators.modes.generate import ModelSource
+
+    return (TaskSource(configs=configs, input=input, split=split, data_root=data_root, cache_dir=cache_dir,
+                       offline=offline, limit=limit),
+            ModelSource(base_url=base_url, model=model, served_model=served_model, api_key_env=api_key_env, ctx=ctx,
+                        concurrency=concurrency, device=device, dtype=dtype))
+
+
+def generate_modes(*, out: str | os.PathLike | None, configs: list[str] | None = None,
+                   input: str | os.PathLike | None = None, base_url: str | None = None, model: str | None = None,
+                   name: str | None = None, served_model: str | None = None, api_key_env: str | None = None,
+                   ctx: int | None = None, concurrency: int = 4, device: str | None = None, dtype: str | None = None,
+                   k: int = 8, groups: int = 4, temperature: float = 1.0, top_p: float = 1.0, max_tokens: int = 192,
+                   seed: int = 0, prompt_condition: str = "registered_hints_v1", on_draw_error: str = "stop",
+                   limit: int | None = None, split: str = "eval", data_root: str | os.PathLike | None = None,
+                   cache_dir: str | os.PathLike | None = None, offline: bool = False, resume: bool = False):
+    """Sample k draws x groups per ModeBench task into a responses file (returns a GenerationSummary)."""
+    from evaluators.modes.generate import GenerateOptions
+    from evaluators.modes.run import generate_responses
+
+    tasks, source = _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model,
+                                   served_model, api_key_env, ctx, concurrency, device, dtype)
+    opts = GenerateOptions(out=out, name=name, k=k, groups=groups, temperature=temperature, top_p=top_p,
+                           max_tokens=max_tokens, seed=seed, prompt_condition=prompt_condition,
+                           on_draw_error=on_draw_error, resume=resume)
+    return generate_responses(tasks, source, opts)
+
+
+def run_modes(*, out: str | os.PathLike | None = None, results: Store | str | os.PathLike | None = None,
+              configs: list[str] | None = None, input: str | os.PathLike | None = None,
+              base_url: str | None = None, model: str | None = None, name: str | None = None,
+              served_model: str | None = None, api_key_env: str | None = None, ctx: int | None = None,
+              concurrency: int = 4, device: str | None = None, dtype: str | None = None, k: int = 8,
+              groups: int = 4, temperature: float = 1.0, top_p: float = 1.0, max_tokens: int = 192, seed: int = 0,
+              prompt_condition: str = "registered_hints_v1", on_draw_error: str = "stop", limit: int | None = None,
+              split: str = "eval", data_root: str | os.PathLike | None = None,
+              cache_dir: str | os.PathLike | None = None, offline: bool = False, allow_partial: bool = False,
+              min_defined_prompts: int = 30, workers: int = 1, resume: bool = False):
+    """Generate ModeBench responses, grade them with modebench and store them (returns an EvaluationOutcome)."""
+    from evaluators.modes.generate import GenerateOptions
+    from evaluators.modes.run import generate_and_evaluate
+
+    tasks, source = _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model,
+                                   served_model, api_key_env, ctx, concurrency, device, dtype)
+    opts = GenerateOptions(out=out, name=name, k=k, groups=groups, temperature=temperature, top_p=top_p,
+                           max_tokens=max_tokens, seed=seed, prompt_condition=prompt_condition,
+                           on_draw_error=on_draw_error, resume=resume)
+    return generate_and_evaluate(_store(results), tasks, source, opts, min_defined_prompts=min_defined_prompts,
+                                 workers=workers, allow_partial=allow_partial)
 
 
 def publish_site(store: Store | str | os.PathLike | None = None, out: str | os.PathLike = "site", *,

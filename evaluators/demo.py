@@ -21,6 +21,9 @@ log = logging.getLogger("bananabench")
 
 # Step modules in the order they run; each has `TITLE` and `run(ctx)`.
 STEP_MODULES: tuple[str, ...] = (
+    "evaluators.agent.demo",
+    "evaluators.chat.demo",
+    "evaluators.modes.demo",
     "evaluators.publish.demo",  # last: the site from every run above
 )
 

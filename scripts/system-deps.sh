@@ -5,11 +5,16 @@ set -euo pipefail
 
 # podman+runc: the agent sandbox; chromium: browser tests and screenshots; golang-go, rustc, cargo, g++:
 # the toolchains agent tasks use (the offline sandbox image mounts the host's /usr read-only).
-packages=(podman runc chromium golang-go rustc cargo g++ python3)
+# git, patch: the agent sandbox's diff and [repo] tasks.
+packages=(podman runc chromium golang-go rustc cargo g++ python3 git patch)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
+# Node.js and npm run the Pi coding agent (the Makefile's `pi` target checks for Node >= 20.6). A Node
+# installed outside Debian's packages (e.g. with its own npm) counts: install Debian's only when absent.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

@@ -47,9 +47,12 @@ def test_normalize_base_url(given, expected):
     assert normalize_base_url(given) == expected
 
 
-def test_normalize_base_url_rejects_garbage():
+def test_normalize_base_url_rejects_garbage_and_credentials():
     with pytest.raises(BadInput):
         normalize_base_url("ftp://x")
+    with pytest.raises(BadInput, match="BANANABENCH_API_KEY") as err:
+        normalize_base_url("http://user:hunter2@host:8080/v1")
+    assert "hunter2" not in str(err.value)
 
 
 M = [{"id": "qwen-8b.gguf", "status": {"value": "loaded"}}, {"id": "gemma-4b.gguf", "status": {"value": "unloaded"}}]

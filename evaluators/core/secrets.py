@@ -12,7 +12,10 @@ import re
 from typing import Any
 
 REDACTED = "<redacted>"
-_SECRET_KEY = re.compile(r"(token|api[_-]?key|secret|password|passwd|authorization|cookie|credential)", re.I)
+# A key names a secret if it holds one of these words, or ends in "token" (hf_token, access_token),
+# except the tokenizer's special-token strings; "max_tokens", "n_tokens", "tokenizer" are not secrets.
+_SECRET_KEY = re.compile(r"(api[_-]?key|secret|password|passwd|authorization|cookie|credential|token$)", re.I)
+_TOKENIZER_KEY = re.compile(r"^(bos|eos|pad|unk|sep|cls|mask|eot)_token$", re.I)
 _registered: set[str] = set()
 
 
@@ -23,7 +26,7 @@ def register_secret(value: str | None) -> None:
 
 
 def is_secret_key(key: str) -> bool:
-    return bool(_SECRET_KEY.search(key))
+    return bool(_SECRET_KEY.search(key)) and not _TOKENIZER_KEY.match(key)
 
 
 def scrub_text(text: str) -> str:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from evaluators.core import data
-from evaluators.core.backends.base import Backend, ModelIdentity
+from evaluators.core.backends.base import Backend, GenerationRequest, GenerationResult, ModelIdentity
 from evaluators.core.errors import BadInput
 
 log = logging.getLogger("bananabench")
@@ -90,6 +91,12 @@ class HFBackend(Backend):
                 return value
         limit = getattr(self.tokenizer, "model_max_length", None)
         return limit if isinstance(limit, int) and 0 < limit < 10**9 else None
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, GenerationResult]]:
+        """Seeded sampling, one request at a time (see `hf_generate`)."""
+        from evaluators.core.backends.hf_generate import sample
+
+        return sample(self.model, self.tokenizer, requests, device=str(self.device), max_length=self.max_length)
 
     def close(self) -> None:
         model = self.__dict__.pop("model", None)

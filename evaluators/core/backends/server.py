@@ -82,6 +82,10 @@ def normalize_base_url(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise BadInput(f"--base-url: not an http(s) URL: {url!r}")
+    if parts.username or parts.password:
+        register_secret(parts.password)
+        raise BadInput("--base-url: credentials in the URL are not supported (they would be stored with the "
+                       "results); pass an API key through BANANABENCH_API_KEY or OPENAI_API_KEY")
     path = re.sub(r"/(v1/)?(chat/)?completions/?$", "", parts.path.rstrip("/"))
     path = re.sub(r"/v1$", "", path)
     return f"{parts.scheme}://{parts.netloc}{path}"

@@ -1,0 +1,100 @@
+"""Answers per second of the chat evaluator's server backend: all slots busy vs one request at a time.
+
+Starts llama.cpp's server (xllamacpp) on a GGUF (default: the tiny local model, built if needed)
+with `--parallel` slots, asks the ARC sample questions (repeated to `--items`) with a fixed
+budget (`ignore_eos`, so every answer has the same length), first with `ServerBackend`'s
+concurrency (= the server's slots), then with one request at a time, in the same process.
+The two are measured alternately `--rounds` times; prints one JSON line with the medians:
+answers_per_s, sequential_answers_per_s, speedup_vs_sequential.
+
+    python benchmarks/chat_throughput.py
+    python benchmarks/chat_throughput.py --gguf model.gguf --parallel 8 --items 64 --max-tokens 256
+    python benchmarks/chat_throughput.py --base-url http://127.0.0.1:8081   # a server you started
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def requests_for(n: int, max_tokens: int):
+    from evaluators.chat.datasets import load_task
+    from evaluators.chat.run import messages_for
+    from evaluators.core.backends.base import GenerationRequest
+
+    items = load_task("arc", data=Path(__file__).resolve().parent.parent / "tasks" / "samples" / "chat").items
+    return [GenerationRequest(messages=messages_for(items[i % len(items)], "letter", False), max_tokens=max_tokens,
+                              extra={"ignore_eos": True}) for i in range(n)]
+
+
+def timed(backend, reqs) -> tuple[float, int]:
+    t0 = time.perf_counter()
+    results = dict(backend.generate(reqs))
+    elapsed = time.perf_counter() - t0
+    errors = [r.error for r in results.values() if r.error]
+    if errors:
+        raise SystemExit(f"generation failed: {errors[0]}")
+    return elapsed, sum(r.tokens_out or 0 for r in results.values())
+
+
+def measure(base_url: str, args: argparse.Namespace) -> dict:
+    """Alternate the two ways `--rounds` times (a busy machine hits both alike); report medians."""
+    from evaluators.core.backends.server import ServerBackend, discover
+
+    info = discover(base_url)
+    reqs = requests_for(args.items, args.max_tokens)
+    concurrent = ServerBackend(info, concurrency=args.concurrency, stream=not args.no_stream)
+    sequential = ServerBackend(info, concurrency=1, stream=not args.no_stream)
+    timed(concurrent, reqs[: concurrent.concurrency])  # warm-up: load pages, fill caches
+    par, seq = [], []
+    for _ in range(args.rounds):
+        par.append(timed(concurrent, reqs))
+        seq.append(timed(sequential, reqs))
+    par_s, par_tokens = statistics.median(t for t, _ in par), par[0][1]
+    seq_s, seq_tokens = statistics.median(t for t, _ in seq), seq[0][1]
+    return {
+        "benchmark": "chat_throughput", "items": args.items, "max_tokens": args.max_tokens, "rounds": args.rounds,
+        "slots": info.n_slots, "concurrency": concurrent.concurrency, "model": info.model_id,
+        "stream": not args.no_stream,
+        "answers_per_s": round(args.items / par_s, 3), "sequential_answers_per_s": round(args.items / seq_s, 3),
+        "speedup_vs_sequential": round(statistics.median(s / p for (p, _), (s, _) in zip(par, seq, strict=True)), 3),
+        "tokens_per_s": round(par_tokens / par_s, 1), "sequential_tokens_per_s": round(seq_tokens / seq_s, 1),
+    }
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--gguf", help="GGUF to serve (default: the tiny local model)")
+    p.add_argument("--base-url", help="measure an already running server instead of starting one")
+    p.add_argument("--parallel", type=int, default=4, help="server slots (default 4)")
+    p.add_argument("--n-ctx", type=int, default=4096, help="total context, split over the slots (default 4096)")
+    p.add_argument("--concurrency", type=int, default=None, help="requests in flight (default: the slots)")
+    p.add_argument("--items", type=int, default=32, help="answers per measurement (default 32)")
+    p.add_argument("--max-tokens", type=int, default=64, help="tokens per answer (default 64)")
+    p.add_argument("--rounds", type=int, default=3, help="alternating measurements; medians reported (default 3)")
+    p.add_argument("--no-stream", action="store_true", help="whole responses instead of SSE streams")
+    args = p.parse_args()
+    if args.base_url:
+        print(json.dumps(measure(args.base_url, args)))
+        return 0
+    from evaluators.core.llamacpp import LlamaServer
+
+    gguf = args.gguf
+    if gguf is None:
+        from evaluators.core.tinymodel import cached_tiny
+
+        gguf = cached_tiny(Path(__file__).resolve().parent.parent / ".cache" / "bench-models", gguf=True)["gguf"]
+    with LlamaServer(gguf, n_ctx=args.n_ctx, parallel=args.parallel, alias="bench") as server:
+        print(json.dumps(measure(server.base_url, args)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

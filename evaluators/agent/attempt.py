@@ -1,0 +1,243 @@
+"""One attempt: Pi in the agent container, watched by the monitor; then diff, verification, screenshots.
+
+Artifacts land in `<run dir>/<task id>/attempt-N/`: events.jsonl (without partial updates),
+pi-stderr.log, changes.diff, final_message.md, verify.log, screenshot.png (+ screenshot-mobile.png),
+and workspace/ when kept (manual tasks always keep theirs: humans judge the app).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import re
+import shutil
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evaluators.agent import events as events_mod
+from evaluators.agent import pi as pi_mod
+from evaluators.agent import podman as pm
+from evaluators.agent.containers import Sandbox, chown_tree, parse_score, valid_png
+from evaluators.agent.datasets import Task
+from evaluators.agent.limits import Limits
+from evaluators.agent.monitor import StuckMonitor
+from evaluators.agent.proxy import ModelProxy
+
+log = logging.getLogger("bananabench")
+
+SETTLE_S = 0.5           # quiet time after agent_end before asking Pi whether it is idle
+EXIT_GRACE_S = 5.0
+_OVERFLOW = re.compile(r"context size|context length|context window|too many tokens|prompt is too long", re.I)
+
+
+@dataclass
+class Upstream:
+    base_url: str
+    model_id: str
+    api_key: str | None = None
+
+
+@dataclass
+class AttemptResult:
+    status: str
+    score: float | None
+    correct: bool | None
+    wall_s: float
+    stuck_reason: str | None = None
+    error: str | None = None
+    metrics: dict[str, float | None] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Cancelled(Exception):
+    """The run is stopping (SIGINT/SIGTERM): the attempt is discarded."""
+
+
+def run_attempt(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, *, upstream: Upstream,
+                pi_options: pi_mod.PiOptions, limits: Limits, keep_workspace: bool,
+                cancel: threading.Event) -> AttemptResult:
+    """Run one attempt end to end; infrastructure failures become status `error`, never exceptions."""
+    started = time.monotonic()
+    if attempt_dir.exists():
+        shutil.rmtree(attempt_dir)
+    attempt_dir.mkdir(parents=True)
+    workspace = attempt_dir / "workspace"
+    shutil.copytree(start_dir, workspace, symlinks=True)
+    chown_tree(workspace, *sandbox.podman.owner_ids())
+    timings: dict[str, float | None] = {}
+    with tempfile.TemporaryDirectory(prefix="bb-sock-") as tmp:
+        tmp_path = Path(tmp)
+        socket_dir, config_dir = tmp_path / "sock", tmp_path / "config"
+        pi_mod.write_config(config_dir, pi_options)
+        config_dir.chmod(0o755)
+        for path in config_dir.iterdir():
+            path.chmod(0o644)
+        proxy = ModelProxy(socket_dir, upstream.base_url, upstream.model_id, api_key=upstream.api_key,
+                           max_chunks=limits.max_chunks)
+        with proxy:
+            agent = _drive(sandbox, task, workspace, attempt_dir, socket_dir, config_dir, limits, proxy,
+                           cancel, timings)
+        traffic = proxy.traffic.summary()
+    agent_s = time.monotonic() - started
+    summary = events_mod.summarize(events_mod.read_events(attempt_dir / "events.jsonl"), pi_options.context_window)
+    if summary["final_message"]:
+        (attempt_dir / "final_message.md").write_text(summary["final_message"] + "\n", encoding="utf-8")
+    status, stuck_reason, error = agent["status"], agent.get("stuck_reason"), agent.get("error")
+    extra: dict[str, Any] = {"stop_reason": summary["stop_reason"], "tool_calls_by_name": summary["tool_calls_by_name"],
+                             "denied_requests": traffic["denied"], "monitor_detail": agent.get("detail")}
+    # The diff is useful for every outcome (what did a stuck agent do?).
+    t0 = time.monotonic()
+    diff = sandbox.diff(start_dir, workspace)
+    timings["diff_s"] = time.monotonic() - t0
+    (attempt_dir / "changes.diff").write_bytes(diff.output if diff.rc == 0 else b"")
+    score: float | None = 0.0
+    correct: bool | None = False
+    verify_s = None
+    if status == "verify":
+        scratch = attempt_dir / ".verify"
+        t0 = time.monotonic()
+        result = sandbox.verify(workspace, task.verify_dir, scratch, task.verify_cmd, timeout_s=task.verify_timeout_s)
+        verify_s = time.monotonic() - t0
+        shutil.rmtree(scratch, ignore_errors=True)
+        log_text = result.text + (f"\n[verify timed out after {task.verify_timeout_s:g} s]\n" if result.timed_out else "")
+        (attempt_dir / "verify.log").write_text(log_text, encoding="utf-8")
+        passed = result.rc == 0 and not result.timed_out
+        partial = parse_score(result.text)
+        extra["verify_exit_code"] = result.rc
+        if task.manual:
+            status, score, correct = "manual", None, None
+            extra["smoke_passed"] = passed
+        else:
+            status = "passed" if passed else "failed"
+            score = partial if partial is not None else (1.0 if passed else 0.0)
+            correct = passed
+    elif status == "error":
+        score, correct = None, None
+    if task.screenshot is not None and status != "error":
+        extra["screenshots"], extra["page_report"] = _screenshots(sandbox, task, workspace, attempt_dir)
+    if task.manual or keep_workspace:
+        extra["workspace"] = "workspace"
+    else:
+        shutil.rmtree(workspace, ignore_errors=True)
+    metrics: dict[str, float | None] = {k: summary[k] for k in events_mod.EVENT_METRICS}
+    metrics.update({k: traffic[k] for k in ("llm_requests", "llm_prompt_tokens", "llm_cached_tokens",
+                                             "llm_completion_tokens", "prefill_tps", "decode_tps", "ttft_s")})
+    metrics["verify_s"] = verify_s
+    metrics["largest_context"] = max(traffic["llm_largest_prompt"] or 0, summary["context_peak"] or 0) or None
+    metrics["agent_s"] = agent_s
+    metrics.update({k: v for k, v in timings.items() if v is not None})
+    return AttemptResult(status=status, score=score, correct=correct, wall_s=time.monotonic() - started,
+                         stuck_reason=stuck_reason, error=error, metrics=metrics, extra=extra)
+
+
+def _screenshots(sandbox: Sandbox, task: Task, workspace: Path, attempt_dir: Path) -> tuple[dict, dict]:
+    spec = task.screenshot
+    assert spec is not None
+    out = attempt_dir / ".shots"
+    shot, report = sandbox.screenshot(workspace, out, page=spec.path, build=spec.build, width=spec.width,
+                                      height=spec.height, mobile_width=spec.mobile_width)
+    files: dict[str, str] = {}
+    for view, name in (("desktop", "screenshot.png"), ("mobile", "screenshot-mobile.png")):
+        produced = out / name
+        if valid_png(produced):
+            shutil.move(str(produced), attempt_dir / name)
+            files[view] = name
+    shutil.rmtree(out, ignore_errors=True)
+    if not files:
+        report = {**report, "log": shot.text[-2000:]}
+    return files, report
+
+
+def _drive(sandbox: Sandbox, task: Task, workspace: Path, attempt_dir: Path, socket_dir: Path, config_dir: Path,
+           limits: Limits, proxy: ModelProxy, cancel: threading.Event, timings: dict[str, float | None]) -> dict[str, Any]:
+    """Run Pi until it is idle after its last agent_end, the monitor stops it, or it dies."""
+    name = sandbox.name("agent")
+    argv = sandbox.agent_argv(name, workspace=workspace, socket_dir=socket_dir, config_dir=config_dir,
+                              command=pi_mod.container_argv("/opt/pi-config", "/run/model/model.sock"))
+    monitor = StuckMonitor(limits)
+    launched = time.monotonic()
+    sandbox.track(name)
+    pi = pi_mod.PiProcess(argv, attempt_dir / "events.jsonl", attempt_dir / "pi-stderr.log", cwd=pm.scratch_cwd())
+    try:
+        pi.send({"type": "prompt", "message": task.prompt})
+        state_request: str | None = None
+        saw_end = False
+        last_event = time.monotonic()
+        while True:
+            if cancel.is_set():
+                raise Cancelled()
+            try:
+                event = pi.queue.get(timeout=0.25)
+            except queue.Empty:
+                event = {"type": "_tick"}
+            if event is None:
+                code = pi.wait(EXIT_GRACE_S)
+                if cancel.is_set():
+                    raise Cancelled()
+                if saw_end:
+                    return {"status": "verify"} | _final_error(attempt_dir)
+                return {"status": "error", "error": f"Pi exited (code {code}) before finishing: "
+                        + _tail(attempt_dir / "pi-stderr.log")}
+            kind = event["type"]
+            if kind != "_tick":
+                last_event = time.monotonic()
+                monitor.last_event = monitor.clock()
+            if kind not in ("_tick", "_activity", "response"):
+                monitor.observe(event)
+            if kind == "response":
+                if event.get("command") == "prompt" and "pi_ready_s" not in timings:
+                    timings["pi_ready_s"] = time.monotonic() - launched
+                    if not event.get("success", True):
+                        return {"status": "error", "error": f"Pi refused the prompt: {event.get('error')}"}
+                if state_request and event.get("id") == state_request:
+                    state_request = None
+                    data = event.get("data") or {}
+                    if not data.get("isStreaming") and not data.get("isCompacting"):
+                        return {"status": "verify"} | _final_error(attempt_dir)
+            if kind == "agent_end":
+                saw_end = True
+            elif kind == "agent_start":
+                saw_end = False
+            # Pi may compact or retry after agent_end: finish only once it has been quiet and says it is idle.
+            if saw_end and state_request is None and time.monotonic() - last_event >= SETTLE_S:
+                state_request = pi.send({"type": "get_state"})
+            verdict = monitor.verdict or monitor.check(last_traffic=max(proxy.traffic.last_activity, pi.last_output),
+                                                       runaway=proxy.traffic.runaway)
+            if verdict is not None:
+                _kill(sandbox, name)
+                return {"status": verdict.status, "stuck_reason": verdict.reason, "detail": verdict.detail}
+    except Cancelled:
+        _kill(sandbox, name)
+        raise
+    finally:
+        pi.close_stdin()
+        if pi.wait(EXIT_GRACE_S) is None:
+            _kill(sandbox, name)
+        pi.finish()
+        sandbox.untrack(name)
+        timings["container_s"] = time.monotonic() - launched
+
+
+def _final_error(attempt_dir: Path) -> dict[str, Any]:
+    """After a finished agent: an LLM failure that is not a context overflow is an infrastructure error."""
+    summary = events_mod.summarize(events_mod.read_events(attempt_dir / "events.jsonl"), None)
+    if summary["stop_reason"] in ("error", "aborted"):
+        message = summary["error_message"] or "the model call failed"
+        if not _OVERFLOW.search(message):
+            return {"status": "error", "error": f"model server error: {message}"[:1000]}
+    return {}
+
+
+def _kill(sandbox: Sandbox, name: str) -> None:
+    pm.kill(sandbox.podman, name)
+
+
+def _tail(path: Path, n: int = 600) -> str:
+    try:
+        return path.read_text(errors="replace").strip()[-n:] or "(no stderr)"
+    except OSError:
+        return "(no stderr)"

@@ -1,0 +1,278 @@
+"""`bananabench agent ...`: list, run, grade, lint, validate, backfill, build-image."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import os
+import sys
+
+from evaluators.core import cliargs
+from evaluators.core.errors import BadInput
+
+EPILOG = ("Tasks live in tasks/agent/<category>/<name>/ (override with --tasks-dir or $BANANABENCH_AGENT_TASKS). "
+          "Selectors --only/--exclude (task ids), --category and --tag take globs and repeat.")
+
+
+def _add_selection(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tasks-dir", metavar="DIR", default=None, help="tasks root (default tasks/agent)")
+    p.add_argument("--only", action="append", default=[], metavar="GLOB", help="task ids to include")
+    p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="task ids to leave out")
+    p.add_argument("--category", action="append", default=[], metavar="GLOB", help="categories to include")
+    p.add_argument("--tag", action="append", default=[], metavar="GLOB", help="tags to include (any matches)")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("agent", help="the banana-benchmark: the Pi coding agent on tasks in a podman sandbox",
+                            description="The banana-benchmark: the Pi coding agent works on each task in a "
+                                        "locked-down podman container; a hidden test decides pass or fail.",
+                            epilog=EPILOG)
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    p = verbs.add_parser("list", help="list the tasks", description="List the tasks (after the selectors).")
+    _add_selection(p)
+    p.add_argument("--json", action="store_true", help="one JSON object per task")
+    p.set_defaults(func=cmd_list)
+
+    p = verbs.add_parser("run", help="run the agent on the selected tasks for one model",
+                         description="Run Pi on the selected tasks against an OpenAI-compatible server "
+                                     "(llama-server or a llama.cpp router). The same command resumes an "
+                                     "interrupted run; --rerun starts a new one.", epilog=EPILOG)
+    cliargs.add_name(p, required=True)
+    cliargs.add_results(p)
+    p.add_argument("--base-url", required=True, help="server URL, e.g. http://127.0.0.1:8081")
+    p.add_argument("--model-id", default=None, help="the model to use (default: the only, the loaded, or the one "
+                                                     "matching --name)")
+    p.add_argument("--ctx", type=cliargs.positive_int, default=None,
+                   help="context window in tokens (default: detected from /props, router args or /slots)")
+    _add_selection(p)
+    p.add_argument("--attempts", type=cliargs.positive_int, default=1, metavar="N", help="attempts per task")
+    p.add_argument("--parallel", type=cliargs.positive_int, default=None, metavar="N",
+                   help="attempts at once (default: the server's slots)")
+    p.add_argument("--thinking", default=None, metavar="LEVEL", help="Pi thinking level (off, minimal, low, medium, high, xhigh)")
+    p.add_argument("--reasoning", action="store_true", help="declare the model a reasoning model to Pi")
+    p.add_argument("--max-tokens", type=cliargs.positive_int, default=None, metavar="N", help="max tokens per reply")
+    p.add_argument("--keep-workspaces", action="store_true", help="keep every attempt's final workspace")
+    p.add_argument("--timeout-s", type=cliargs.non_negative_float, default=None, help="wall-clock limit per attempt")
+    p.add_argument("--idle-s", type=cliargs.non_negative_float, default=None,
+                   help="stop after this long without Pi events or model traffic")
+    p.add_argument("--max-tool-calls", type=cliargs.positive_int, default=None, help="tool calls per attempt")
+    p.add_argument("--rerun", action="store_true", help="start a new run instead of resuming")
+    p.add_argument("--dry-run", action="store_true", help="print the attempts without running them")
+    p.add_argument("--config", metavar="BENCH_TOML", default=None,
+                   help="limits ([limits]) and Pi settings ([pi.settings]) file")
+    p.add_argument("--image", default=None, help="sandbox image (default: bananabench-agent:full if built, "
+                                                 "else the offline image, built on demand)")
+    p.add_argument("--api-key-env", metavar="VAR", default=None,
+                   help="environment variable holding the server's API key (added by the host proxy; the "
+                        "sandbox never sees it)")
+    p.add_argument("--memory", default="4g", help="memory limit per container (default 4g)")
+    p.add_argument("--pids", type=cliargs.positive_int, default=512, help="process limit per container")
+    p.add_argument("--cpus", type=float, default=2.0, help="CPU limit per container")
+    p.set_defaults(func=cmd_run)
+
+    p = verbs.add_parser("grade", help="record a 0-5 human grade for a manual task",
+                         description="Record a human grade (0-5) for an attempt of a manual (frontend) task.")
+    cliargs.add_results(p)
+    p.add_argument("model", help="model name")
+    p.add_argument("task", help="task id, e.g. frontend/kanban-board")
+    p.add_argument("grade", type=int, help="0 to 5")
+    p.add_argument("--attempt", type=cliargs.positive_int, default=1)
+    p.add_argument("--note", default=None)
+    p.set_defaults(func=cmd_grade)
+
+    p = verbs.add_parser("lint", help="check every task's category and tag scheme",
+                         description="Load every task and check the category and tag scheme.")
+    p.add_argument("--tasks-dir", metavar="DIR", default=None)
+    p.set_defaults(func=cmd_lint)
+
+    p = verbs.add_parser("validate", help="check that tasks fail on their start state and pass with their solution",
+                         description="Each selected task must fail on its start state and pass with solution/ "
+                                     "(manual tasks: the solution's smoke check passes and its page loads "
+                                     "without errors). Uses podman; --native runs on the host WITHOUT isolation "
+                                     "(trusted tasks only).")
+    p.add_argument("globs", nargs="*", metavar="GLOB", help="task ids (globs); default all")
+    p.add_argument("--tasks-dir", metavar="DIR", default=None)
+    p.add_argument("--native", action="store_true", help="run on the host without podman (trusted tasks only)")
+    p.add_argument("--image", default=None, help="sandbox image (podman mode)")
+    p.add_argument("--json", action="store_true", help="print one JSON line per task")
+    p.set_defaults(func=cmd_validate)
+
+    p = verbs.add_parser("backfill", help="recompute token and compaction metrics from saved event streams",
+                         description="Recompute the event-derived metrics of agent attempts from their "
+                                     "events.jsonl, then the run's scores.")
+    cliargs.add_results(p)
+    p.add_argument("--name", default=None, help="only this model's runs")
+    p.add_argument("--run", dest="run_id", default=None, help="only this run")
+    p.set_defaults(func=cmd_backfill)
+
+    p = verbs.add_parser("build-image", help="build the sandbox image",
+                         description="Build bananabench-agent:full from a Containerfile (needs a container "
+                                     "registry) or, with --offline, the offline image: a tiny root file system "
+                                     "that mounts the host's /usr read-only.")
+    p.add_argument("--offline", action="store_true", help="build the offline image (no registry needed)")
+    p.add_argument("--pi-version", default=None, help="install this Pi version instead of the pinned one")
+    p.add_argument("--force", action="store_true", help="rebuild even if up to date")
+    p.set_defaults(func=cmd_build_image)
+
+    if importlib.util.find_spec("evaluators.agent.importers") is not None:
+        importlib.import_module("evaluators.agent.importers").register(verbs)
+
+
+def _tasks(args) -> list:
+    from evaluators.agent import datasets
+
+    root = datasets.tasks_root(args.tasks_dir)
+    return datasets.select(datasets.load_tasks(root), only=getattr(args, "only", []),
+                           exclude=getattr(args, "exclude", []), categories=getattr(args, "category", []),
+                           tags=getattr(args, "tag", []))
+
+
+def cmd_list(args) -> int:
+    tasks = _tasks(args)
+    for task in tasks:
+        if args.json:
+            print(json.dumps({"id": task.id, "title": task.title, "category": task.category, "tags": list(task.tags),
+                              "grade": task.grade, "hash": task.hash}))
+        else:
+            print(f"{task.id:48s} {','.join(task.tags):32s} {task.title}{'  [manual]' if task.manual else ''}")
+    if not args.json:
+        print(f"{len(tasks)} task(s)", file=sys.stderr)
+    return 0
+
+
+def cmd_run(args) -> int:
+    from evaluators import api
+
+    api_key = None
+    if args.api_key_env:
+        api_key = os.environ.get(args.api_key_env)
+        if not api_key:
+            raise BadInput(f"--api-key-env {args.api_key_env}: that environment variable is not set")
+    summary = api.run_agent(
+        name=args.name, base_url=args.base_url, results=args.results, model_id=args.model_id, ctx=args.ctx,
+        tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.category, tags=args.tag,
+        attempts=args.attempts, parallel=args.parallel, thinking=args.thinking, reasoning=args.reasoning,
+        max_tokens=args.max_tokens, keep_workspaces=args.keep_workspaces, timeout_s=args.timeout_s,
+        idle_s=args.idle_s, max_tool_calls=args.max_tool_calls, rerun=args.rerun, dry_run=args.dry_run,
+        config=args.config, image=args.image, memory=args.memory, pids=args.pids, cpus=args.cpus, api_key=api_key,
+    )
+    if summary.get("dry_run"):
+        return 0
+    print(f"run {summary['run_id']}: artifacts in {summary['dir']}")
+    for row in summary["scores"]:
+        if row["scope"] == "overall" and row["metric"] in ("score", "pass_rate", "manual_grade") or \
+                row["metric"].startswith("n_") and row["value"]:
+            print(f"  {row['metric']:14s} {row['value']:.3f}" if row["metric"][:2] != "n_" else
+                  f"  {row['metric']:14s} {int(row['value'])}")
+    return 0
+
+
+def cmd_grade(args) -> int:
+    from evaluators.agent import metrics
+    from evaluators.agent.run import BENCHMARK
+    from evaluators.core.store import Store
+
+    if not 0 <= args.grade <= 5:
+        raise BadInput(f"grade must be an integer from 0 to 5, not {args.grade}")
+    store = Store(args.results)
+    rows = store.query(
+        "SELECT a.run_id, a.status, r.status FROM attempts a JOIN runs r USING (run_id) WHERE r.model_name = ? "
+        "AND r.benchmark = ? AND a.item_id = ? AND a.attempt = ? ORDER BY r.started_at DESC LIMIT 1",
+        [args.model, BENCHMARK, args.task, args.attempt]).rows
+    if not rows:
+        raise BadInput(f"no attempt {args.attempt} of {args.task} by model {args.model!r} in {store.path}")
+    run_id, status, run_status = rows[0]
+    if status != "manual":
+        raise BadInput(f"{args.task} attempt {args.attempt} has status {status!r}; only manual tasks take grades")
+    store.add_grade(args.model, args.task, args.attempt, args.grade, run_id=run_id, note=args.note)
+    if run_status == "finished":
+        store.replace_scores(run_id, metrics.compute_scores(store, run_id))
+    print(f"graded {args.model} {args.task} attempt {args.attempt}: {args.grade}/5")
+    return 0
+
+
+def cmd_lint(args) -> int:
+    from evaluators.agent import datasets, lint
+
+    root = datasets.tasks_root(args.tasks_dir)
+    problems = []
+    tasks = []
+    for directory in datasets.discover(root):
+        try:
+            tasks.append(datasets.load_task(directory, root))
+        except BadInput as exc:
+            problems.append(str(exc))
+    problems += lint.lint(tasks)
+    for problem in problems:
+        print(problem)
+    quick = sum("quick" in t.tags for t in tasks)
+    print(f"{len(tasks)} task(s), {quick} quick, {len(problems)} problem(s)", file=sys.stderr)
+    return 2 if problems else 0
+
+
+def cmd_validate(args) -> int:
+    from evaluators.agent import datasets
+    from evaluators.agent import validate as v
+
+    root = datasets.tasks_root(args.tasks_dir)
+    tasks = datasets.select(datasets.load_tasks(root), only=args.globs)
+    if not tasks:
+        raise BadInput(f"no task under {root} matches {args.globs}")
+    if args.native:
+        print("validate --native: running task commands on this host WITHOUT isolation (trusted tasks only)",
+              file=sys.stderr)
+        runner, owner_ids = v.NativeRunner(), None
+    else:
+        from evaluators.agent import image
+        from evaluators.agent import podman as pm
+        from evaluators.agent.containers import Sandbox
+
+        podman = pm.require()
+        sandbox = Sandbox(podman, image.resolve(podman, args.image), owner=f"validate-{os.getpid()}")
+        runner, owner_ids = v.PodmanRunner(sandbox), podman.owner_ids()
+    bad = 0
+    for task in tasks:
+        result = v.validate_task(task, runner, owner_ids)
+        bad += not result.ok
+        if args.json:
+            print(json.dumps({"task": task.id, "ok": result.ok, "detail": result.describe(),
+                              "seconds": round(result.seconds, 2)}))
+        else:
+            print(f"{'ok  ' if result.ok else 'FAIL'} {task.id}: {result.describe()} ({result.seconds:.1f} s)")
+            if not result.ok and result.solution is not None and result.solution.rc != 0:
+                print("     solution verify output: " + result.solution.output.strip()[-400:].replace("\n", "\n     "))
+    print(f"{len(tasks) - bad}/{len(tasks)} task(s) valid", file=sys.stderr)
+    return 2 if bad else 0
+
+
+def cmd_backfill(args) -> int:
+    from evaluators.agent import metrics
+    from evaluators.agent.run import BENCHMARK
+    from evaluators.core.store import Store
+
+    store = Store(args.results)
+    runs = [r for r in store.runs(model=args.name, benchmark=BENCHMARK)
+            if args.run_id is None or r["run_id"] == args.run_id]
+    if not runs:
+        raise BadInput("no agent run matches" + (f" run {args.run_id}" if args.run_id else "")
+                       + (f" model {args.name}" if args.name else ""))
+    for run in runs:
+        n = metrics.backfill_run(store, run["run_id"])
+        print(f"{run['run_id']}: {n} attempt(s) recomputed")
+    return 0
+
+
+def cmd_build_image(args) -> int:
+    from evaluators.agent import image
+    from evaluators.agent import podman as pm
+
+    podman = pm.require()
+    if args.offline:
+        built = image.build_offline(podman, pi_version=args.pi_version, force=args.force)
+    else:
+        built = image.build_full(podman, pi_version=args.pi_version)
+    print(f"{built.name}: {built.kind} image, Pi {built.pi_version}, id {built.image_id[:12]}")
+    return 0

@@ -1,0 +1,228 @@
+"""The containers of an attempt: the agent's, and fresh ones for the diff, verification and screenshots.
+
+Host tools never process a directory the agent changed: the diff, the copy of the workspace for
+verification (with the hidden `verify/` files laid over it) and the screenshots all happen inside
+new containers without network, which get the agent's workspace read-only. The host only creates
+empty output folders, reads the containers' stdout, and moves a PNG it checked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shlex
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evaluators.agent import podman as pm
+from evaluators.agent.image import Image
+
+MAX_LOG = 1 << 20
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+_SCORE = re.compile(r"^\s*SCORE:\s*([0-9]*\.?[0-9]+(?:[eE][-+]?\d+)?)\s*$")
+CHROMIUM = "/usr/lib/chromium/chromium"
+
+
+@dataclass
+class Resources:
+    """Per-container limits."""
+
+    memory: str = "4g"
+    pids: int = 512
+    cpus: float = 2.0
+    tmp_size: str = "1g"
+
+
+@dataclass
+class Sandbox:
+    """Starts containers for one owner (the model's lock key) and can kill all of them at once."""
+
+    podman: pm.Podman
+    image: Image
+    owner: str
+    resources: Resources = field(default_factory=Resources)
+    _live: set[str] = field(default_factory=set)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def name(self, role: str) -> str:
+        return f"bb-{role}-{os.getpid()}-{secrets.token_hex(4)}"
+
+    def base_args(self, name: str, role: str, *, interactive: bool = False, label_disable: bool = False,
+                  screenshots: bool = False) -> list[str]:
+        r = self.resources
+        args = ["run", "--rm", "--name", name, *self.podman.run_flags(), *pm.labels(self.owner, role),
+                "--network", "none", "--cap-drop", "all", "--security-opt", "no-new-privileges",
+                "--read-only", *self.podman.user_flags(), "--pids-limit", str(r.pids),
+                "--memory", r.memory, "--memory-swap", r.memory, "--cpus", f"{r.cpus:g}", "--init",
+                "--mount", "type=tmpfs,destination=/home/agent,tmpfs-size=512m,chown=true",
+                "--mount", f"type=tmpfs,destination=/tmp,tmpfs-size={r.tmp_size},chown=true",
+                "-e", "HOME=/home/agent", "-e", "LANG=C.UTF-8", "-e", "CI=1"]
+        if interactive:
+            args.append("-i")
+        if label_disable:
+            # The proxy is an unconfined host process; a confined container could not connect to its socket.
+            args += ["--security-opt", "label=disable"]
+        return args + self.image.mounts(screenshots=screenshots)
+
+    def track(self, name: str) -> None:
+        with self._lock:
+            self._live.add(name)
+
+    def untrack(self, name: str) -> None:
+        with self._lock:
+            self._live.discard(name)
+
+    def kill_all(self) -> None:
+        with self._lock:
+            names = list(self._live)
+        for name in names:
+            pm.kill(self.podman, name)
+
+    def oneshot(self, role: str, mounts: list[str], script: str, *, timeout_s: float,
+                env: dict[str, str] | None = None, screenshots: bool = False, shm: str | None = None) -> OneShot:
+        """Run `script` with sh in a fresh container; stdout+stderr merged, capped."""
+        name = self.name(role)
+        args = self.base_args(name, role, screenshots=screenshots)
+        if shm:
+            args += ["--shm-size", shm]
+        for key, value in (env or {}).items():
+            args += ["-e", f"{key}={value}"]
+        args += [*mounts, "-w", "/workspace", self.image.name, "/bin/sh", "-c", script]
+        self.track(name)
+        started = time.monotonic()
+        try:
+            proc = subprocess.Popen(self.podman.cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    cwd=pm.scratch_cwd())
+            try:
+                out, _ = proc.communicate(timeout=timeout_s)
+                timed_out = False
+            except subprocess.TimeoutExpired:
+                pm.kill(self.podman, name)
+                out, _ = proc.communicate()
+                timed_out = True
+        finally:
+            self.untrack(name)
+        return OneShot(rc=proc.returncode, output=_cap(out), seconds=time.monotonic() - started, timed_out=timed_out)
+
+    # -- the agent ------------------------------------------------------------------------------
+
+    def agent_argv(self, name: str, *, workspace: Path, socket_dir: Path, config_dir: Path,
+                   command: list[str]) -> list[str]:
+        args = self.base_args(name, "agent", interactive=True, label_disable=True)
+        args += ["-v", f"{workspace.resolve()}:/workspace:rw", "-v", f"{socket_dir.resolve()}:/run/model:ro",
+                 "-v", f"{config_dir.resolve()}:/opt/pi-config:ro",
+                 "-e", "PI_OFFLINE=1", "-e", "PI_CODING_AGENT_DIR=/home/agent/.pi/agent",
+                 "-w", "/workspace", self.image.name, *command]
+        return self.podman.cmd(*args)
+
+    # -- after the agent ----------------------------------------------------------------------
+
+    def diff(self, start: Path, workspace: Path, *, timeout_s: float = 120) -> OneShot:
+        """`git diff --no-index` of the start state against the final workspace, in a fresh container."""
+        script = ("cd /tmp && git -c core.quotepath=off diff --no-index --no-color --binary --stat=200 -p "
+                  "/start /workspace; rc=$?; [ $rc -le 1 ] && exit 0 || exit $rc")
+        mounts = ["-v", f"{start.resolve()}:/start:ro", "-v", f"{workspace.resolve()}:/workspace:ro"]
+        return self.oneshot("diff", mounts, script, timeout_s=timeout_s)
+
+    def verify(self, workspace: Path, verify_dir: Path | None, scratch: Path, cmd: str, *,
+               timeout_s: float) -> OneShot:
+        """Copy the workspace and the hidden tests into an empty folder, run the task's verify command there."""
+        prepare_scratch(scratch, self.podman)
+        mounts = ["-v", f"{workspace.resolve()}:/src:ro", "-v", f"{scratch.resolve()}:/workspace:rw"]
+        copy_verify = ""
+        if verify_dir is not None and verify_dir.is_dir():
+            mounts += ["-v", f"{verify_dir.resolve()}:/verify:ro"]
+            copy_verify = "cp -R /verify/. /workspace/ && "
+        script = f"cp -a /src/. /workspace/ && {copy_verify}cd /workspace && exec sh -c {shlex.quote(cmd)}"
+        return self.oneshot("verify", mounts, script, timeout_s=timeout_s)
+
+    def screenshot(self, workspace: Path, out_dir: Path, *, page: str, build: str | None, width: int,
+                   height: int, mobile_width: int | None, timeout_s: float = 300) -> tuple[OneShot, dict[str, Any]]:
+        """Build (optionally) and load the page in Chromium with Playwright; PNGs land in out_dir."""
+        prepare_scratch(out_dir, self.podman)
+        mounts = ["-v", f"{workspace.resolve()}:/src:ro", "-v", f"{out_dir.resolve()}:/out:rw"]
+        root = "/src"
+        script = ""
+        if build:
+            script = f"cp -a /src/. /tmp/app/ && cd /tmp/app && ( {build} ) >&2 && "
+            script = "mkdir -p /tmp/app && " + script
+            root = "/tmp/app"
+        args = ["--page", f"{root}/{page}", "--out", "/out", "--width", str(width), "--height", str(height),
+                "--chromium", CHROMIUM]
+        if mobile_width:
+            args += ["--mobile-width", str(mobile_width)]
+        script += "exec python3 /opt/bananabench/screenshot.py " + " ".join(shlex.quote(a) for a in args)
+        shot = self.oneshot("screenshot", mounts, script, timeout_s=timeout_s, screenshots=True, shm="256m")
+        report: dict[str, Any] = {}
+        for line in reversed(shot.output.decode(errors="replace").splitlines()):
+            if line.startswith("SCREENSHOT "):
+                try:
+                    report = json.loads(line[len("SCREENSHOT "):])
+                except ValueError:
+                    report = {}
+                break
+        return shot, report
+
+
+@dataclass
+class OneShot:
+    rc: int
+    output: bytes
+    seconds: float
+    timed_out: bool = False
+
+    @property
+    def text(self) -> str:
+        return self.output.decode("utf-8", errors="replace")
+
+
+def _cap(data: bytes | None) -> bytes:
+    data = data or b""
+    if len(data) <= MAX_LOG:
+        return data
+    return b"[... output cut to the last 1 MiB ...]\n" + data[-MAX_LOG:]
+
+
+def prepare_scratch(path: Path, podman: pm.Podman) -> None:
+    """An empty folder the container user may write."""
+    path.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0:
+        os.chown(path, *podman.owner_ids())
+    os.chmod(path, 0o755)
+
+
+def chown_tree(path: Path, uid: int, gid: int) -> None:
+    """Give a freshly copied (trusted) start state to the container user; links are not followed."""
+    if os.geteuid() != 0:
+        return
+    for current, dirs, files in os.walk(path):
+        os.lchown(current, uid, gid)
+        for name in dirs + files:
+            os.lchown(os.path.join(current, name), uid, gid)
+
+
+def parse_score(output: str) -> float | None:
+    """The value of a final `SCORE: x` line (clamped to 0..1), if the last non-empty line is one."""
+    lines = [line for line in output.splitlines() if line.strip()]
+    if not lines:
+        return None
+    match = _SCORE.match(lines[-1])
+    if not match:
+        return None
+    return min(1.0, max(0.0, float(match.group(1))))
+
+
+def valid_png(path: Path, max_bytes: int = 32 << 20) -> bool:
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > max_bytes:
+            return False
+        with open(path, "rb") as fh:
+            return fh.read(8) == PNG_MAGIC
+    except OSError:
+        return False

@@ -1,0 +1,332 @@
+"""The host side of the sandbox's only way out: a filtering HTTP proxy on a unix socket.
+
+The agent container has no network. A bridge inside it maps 127.0.0.1:8080 to this socket, and
+this proxy forwards only `POST /v1/chat/completions`, `POST /v1/completions` and `GET /v1/models`
+to the model server, pinning the `model` field to the model under test. Everything else gets 403.
+On the way it measures the traffic the monitor and the metrics need: request count, streamed
+chunks per response (a runaway response is cut off), time to first token, token usage and
+llama.cpp's timings, upstream failures, and the time of the last activity (idle detection).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import os
+import socketserver
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+log = logging.getLogger("bananabench")
+
+ALLOWED = {("POST", "/v1/chat/completions"), ("POST", "/v1/completions"), ("GET", "/v1/models")}
+MAX_BODY = 64 << 20
+SOCKET_NAME = "model.sock"
+
+
+@dataclass
+class RequestRecord:
+    """One forwarded model request, as measured by the proxy."""
+
+    path: str
+    status: int | None = None
+    chunks: int = 0
+    ttft_s: float | None = None
+    duration_s: float = 0.0
+    prompt_tokens: int | None = None
+    cached_tokens: int | None = None
+    completion_tokens: int | None = None
+    prefill_tps: float | None = None
+    decode_tps: float | None = None
+    error: str | None = None
+    cut_off: bool = False
+
+
+@dataclass
+class Traffic:
+    """Everything the proxy saw during one attempt (thread-safe updates)."""
+
+    requests: list[RequestRecord] = field(default_factory=list)
+    denied: list[str] = field(default_factory=list)
+    last_activity: float = field(default_factory=time.monotonic)
+    active: int = 0
+    runaway: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def touch(self) -> None:
+        self.last_activity = time.monotonic()
+
+    def upstream_failures(self) -> list[RequestRecord]:
+        return [r for r in self.requests if r.error or (r.status is not None and r.status >= 500)]
+
+    def summary(self) -> dict[str, Any]:
+        """Aggregates for the attempt's metrics (llm_* and throughput)."""
+        with self.lock:
+            done = [r for r in self.requests if r.status == 200 and not r.error]
+            prefill = [r.prefill_tps for r in done if r.prefill_tps]
+            decode = [r.decode_tps for r in done if r.decode_tps]
+            ttft = [r.ttft_s for r in done if r.ttft_s is not None]
+            return {
+                "llm_requests": len(self.requests),
+                "llm_failed_requests": len(self.upstream_failures()),
+                "llm_prompt_tokens": sum(r.prompt_tokens or 0 for r in done),
+                "llm_cached_tokens": sum(r.cached_tokens or 0 for r in done),
+                "llm_completion_tokens": sum(r.completion_tokens or 0 for r in done),
+                "llm_largest_prompt": max((r.prompt_tokens or 0 for r in done), default=0),
+                "prefill_tps": sum(prefill) / len(prefill) if prefill else None,
+                "decode_tps": sum(decode) / len(decode) if decode else None,
+                "ttft_s": sum(ttft) / len(ttft) if ttft else None,
+                "max_chunks": max((r.chunks for r in self.requests), default=0),
+                "denied": list(self.denied),
+            }
+
+
+class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+class ModelProxy:
+    """A filtering proxy listening on `<directory>/model.sock`; use as a context manager."""
+
+    def __init__(self, directory: str | os.PathLike, upstream: str, model_id: str, *,
+                 api_key: str | None = None, max_chunks: int = 32000, upstream_timeout_s: float = 600.0):
+        self.directory = Path(directory)
+        self.socket_path = self.directory / SOCKET_NAME
+        parts = urlsplit(upstream.rstrip("/"))
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"model server URL must be http(s)://host[:port], not {upstream!r}")
+        self.scheme, self.host, self.port = parts.scheme, parts.hostname, parts.port
+        self.prefix = parts.path[:-3] if parts.path.endswith("/v1") else parts.path
+        self.model_id = model_id
+        self.api_key = api_key
+        self.max_chunks = max_chunks
+        self.upstream_timeout_s = upstream_timeout_s
+        self.traffic = Traffic()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def upstream_connection(self) -> http.client.HTTPConnection:
+        kind = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
+        return kind(self.host, self.port, timeout=self.upstream_timeout_s)
+
+    def start(self) -> ModelProxy:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.directory, 0o755)
+        if self.socket_path.exists():
+            self.socket_path.unlink()
+        proxy = self
+
+        class Handler(_Handler):
+            owner = proxy
+
+        self._server = _Server(str(self.socket_path), Handler)
+        # The container's unprivileged user must be able to connect.
+        os.chmod(self.socket_path, 0o666)
+        self._thread = threading.Thread(target=self._server.serve_forever, name="model-proxy", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self.socket_path.exists():
+            self.socket_path.unlink()
+
+    def __enter__(self) -> ModelProxy:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    owner: ModelProxy
+    protocol_version = "HTTP/1.1"
+    server_version = "bananabench-proxy"
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet: the runner logs what matters
+        log.debug("proxy: " + format, *args)
+
+    def address_string(self) -> str:
+        return "sandbox"
+
+    def _reply(self, status: int, message: str) -> None:
+        body = json.dumps({"error": {"message": message, "type": "proxy"}}).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+        self.close_connection = True
+
+    def do_GET(self) -> None:
+        self._handle("GET")
+
+    def do_POST(self) -> None:
+        self._handle("POST")
+
+    def do_PUT(self) -> None:
+        self._handle("PUT")
+
+    def do_DELETE(self) -> None:
+        self._handle("DELETE")
+
+    def do_PATCH(self) -> None:
+        self._handle("PATCH")
+
+    def do_HEAD(self) -> None:
+        self._handle("HEAD")
+
+    def do_OPTIONS(self) -> None:
+        self._handle("OPTIONS")
+
+    def _handle(self, method: str) -> None:
+        proxy = self.owner
+        traffic = proxy.traffic
+        traffic.touch()
+        path = self.path
+        if (method, path) not in ALLOWED:
+            # Read what the client sent first: closing on unread data would reset the connection.
+            length = int(self.headers.get("Content-Length") or 0)
+            if 0 < length <= MAX_BODY:
+                self.rfile.read(length)
+            with traffic.lock:
+                traffic.denied.append(f"{method} {path}"[:200])
+            self._reply(403, f"{method} {path} is not allowed from the sandbox")
+            return
+        body = b""
+        if method == "POST":
+            if self.headers.get("Transfer-Encoding"):
+                self._reply(411, "send a Content-Length")
+                return
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > MAX_BODY:
+                self._reply(413, "request body too large")
+                return
+            body = self.rfile.read(length)
+            try:
+                payload = json.loads(body)
+            except ValueError:
+                self._reply(400, "request body must be JSON")
+                return
+            if isinstance(payload, dict):
+                payload["model"] = proxy.model_id
+                body = json.dumps(payload).encode()
+        record = RequestRecord(path=path)
+        with traffic.lock:
+            traffic.requests.append(record)
+            traffic.active += 1
+        started = time.monotonic()
+        try:
+            self._forward(method, path, body, record, started)
+        finally:
+            record.duration_s = time.monotonic() - started
+            with traffic.lock:
+                traffic.active -= 1
+            traffic.touch()
+
+    def _forward(self, method: str, path: str, body: bytes, record: RequestRecord, started: float) -> None:
+        proxy = self.owner
+        headers = {"Content-Type": "application/json", "Accept": self.headers.get("Accept", "*/*")}
+        if proxy.api_key:
+            headers["Authorization"] = f"Bearer {proxy.api_key}"
+        conn = proxy.upstream_connection()
+        try:
+            conn.request(method, proxy.prefix + path, body=body or None, headers=headers)
+            resp = conn.getresponse()
+        except (OSError, http.client.HTTPException) as exc:
+            record.error = f"upstream unreachable: {exc}"
+            conn.close()
+            self._reply(502, record.error)
+            return
+        record.status = resp.status
+        try:
+            self.send_response(resp.status)
+            ctype = resp.getheader("Content-Type", "application/json")
+            self.send_header("Content-Type", ctype)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            if "text/event-stream" in ctype:
+                self._stream(resp, record, started)
+            else:
+                data = resp.read()
+                self.wfile.write(data)
+                _usage_from(_json_or_none(data), record)
+        except (OSError, http.client.HTTPException) as exc:
+            record.error = record.error or f"stream broken: {exc}"
+        finally:
+            conn.close()
+
+    def _stream(self, resp: http.client.HTTPResponse, record: RequestRecord, started: float) -> None:
+        proxy = self.owner
+        traffic = proxy.traffic
+        while True:
+            line = resp.readline()
+            if not line:
+                break
+            traffic.touch()
+            if line.startswith(b"data:"):
+                data = line[5:].strip()
+                if data and data != b"[DONE]":
+                    record.chunks += 1
+                    event = _json_or_none(data)
+                    if record.ttft_s is None and _has_content(event):
+                        record.ttft_s = time.monotonic() - started
+                    _usage_from(event, record)
+                if record.chunks > proxy.max_chunks:
+                    record.cut_off = True
+                    traffic.runaway = True
+                    break
+            self.wfile.write(line)
+            self.wfile.flush()
+
+
+def _json_or_none(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
+
+
+def _has_content(event: Any) -> bool:
+    if not isinstance(event, dict):
+        return False
+    for choice in event.get("choices") or []:
+        delta = choice.get("delta") or {}
+        if delta.get("content") or delta.get("reasoning_content") or delta.get("tool_calls") or choice.get("text"):
+            return True
+    return False
+
+
+def _usage_from(event: Any, record: RequestRecord) -> None:
+    """Take token usage and llama.cpp timings from a (final) chunk or a whole response."""
+    if not isinstance(event, dict):
+        return
+    usage = event.get("usage")
+    if isinstance(usage, dict):
+        record.prompt_tokens = usage.get("prompt_tokens", record.prompt_tokens)
+        record.completion_tokens = usage.get("completion_tokens", record.completion_tokens)
+        details = usage.get("prompt_tokens_details") or {}
+        if isinstance(details, dict) and details.get("cached_tokens") is not None:
+            record.cached_tokens = details["cached_tokens"]
+    timings = event.get("timings")
+    if isinstance(timings, dict):
+        record.prefill_tps = timings.get("prompt_per_second", record.prefill_tps)
+        record.decode_tps = timings.get("predicted_per_second", record.decode_tps)
+        if record.cached_tokens is None and timings.get("cache_n") is not None:
+            record.cached_tokens = timings["cache_n"]
+        if record.prompt_tokens is None and timings.get("prompt_n") is not None:
+            record.prompt_tokens = timings["prompt_n"] + (timings.get("cache_n") or 0)
+        if record.completion_tokens is None and timings.get("predicted_n") is not None:
+            record.completion_tokens = timings["predicted_n"]

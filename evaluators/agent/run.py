@@ -1,0 +1,300 @@
+"""The banana-benchmark runner: select tasks, find the server, run attempts in parallel, record rows.
+
+The same command resumes an interrupted run (finished attempts are kept, infrastructure errors
+are retried); `--rerun` starts a new run. A lock per model keeps two runs apart, and containers
+left by a crashed run of the same model are removed at start. SIGINT/SIGTERM kill the running
+containers and discard the unfinished attempts.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import logging
+import os
+import shutil
+import sys
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evaluators.agent import datasets, image, metrics, repos
+from evaluators.agent import podman as pm
+from evaluators.agent.attempt import AttemptResult, Cancelled, Upstream, run_attempt
+from evaluators.agent.containers import Resources, Sandbox
+from evaluators.agent.limits import BenchConfig, load_config, merged
+from evaluators.agent.pi import THINKING_LEVELS, PiOptions
+from evaluators.core import runs as core_runs
+from evaluators.core.errors import BadInput, EvaluationFailure
+from evaluators.core.progress import Progress
+from evaluators.core.runs import RunSpec, start_run
+from evaluators.core.store import Store, utcnow
+
+log = logging.getLogger("bananabench")
+
+BENCHMARK = "banana-benchmark"
+BENCHMARK_VERSION = "1"
+MAX_CONSECUTIVE_ERRORS = 3
+
+
+@dataclass
+class AgentRunOptions:
+    """Everything `agent run` accepts (the CLI maps its flags onto this)."""
+
+    name: str
+    base_url: str
+    model_id: str | None = None
+    ctx: int | None = None
+    tasks_dir: str | None = None
+    only: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    attempts: int = 1
+    parallel: int | None = None
+    thinking: str | None = None
+    reasoning: bool = False
+    max_tokens: int | None = None
+    keep_workspaces: bool = False
+    timeout_s: float | None = None
+    idle_s: float | None = None
+    max_tool_calls: int | None = None
+    rerun: bool = False
+    dry_run: bool = False
+    config: str | None = None
+    image: str | None = None
+    api_key: str | None = None
+    memory: str = "4g"
+    pids: int = 512
+    cpus: float = 2.0
+
+
+def select_tasks(opts: AgentRunOptions) -> list[datasets.Task]:
+    root = datasets.tasks_root(opts.tasks_dir)
+    tasks = datasets.select(datasets.load_tasks(root), only=opts.only, exclude=opts.exclude,
+                            categories=opts.categories, tags=opts.tags)
+    if not tasks:
+        raise BadInput(f"no task under {root} matches the selection")
+    return tasks
+
+
+def _validate(opts: AgentRunOptions) -> None:
+    if opts.thinking is not None and opts.thinking not in THINKING_LEVELS:
+        raise BadInput(f"--thinking must be one of {', '.join(THINKING_LEVELS)}, not {opts.thinking!r}")
+    if opts.attempts < 1:
+        raise BadInput("--attempts must be at least 1")
+
+
+def dry_run(opts: AgentRunOptions, config: BenchConfig, out=sys.stdout) -> int:
+    """Print the attempts a run would make, with their limits, without touching podman or the server."""
+    tasks = select_tasks(opts)
+    cli = {"timeout_s": opts.timeout_s, "idle_s": opts.idle_s, "max_tool_calls": opts.max_tool_calls}
+    print(f"{len(tasks)} task(s) x {opts.attempts} attempt(s) = {len(tasks) * opts.attempts} attempt(s) "
+          f"for model {opts.name} at {opts.base_url}", file=out)
+    for task in tasks:
+        lim = merged(config.limits, task.agent, cli)
+        flags = " manual" if task.manual else ""
+        print(f"  {task.id}  [{','.join(task.tags)}]{flags}  timeout {lim.timeout_s:g}s idle {lim.idle_s:g}s "
+              f"max-tool-calls {lim.max_tool_calls}  attempts 1..{opts.attempts}", file=out)
+    return 0
+
+
+def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
+    """Run (or resume) the benchmark for one model; returns a summary with the run id and scores."""
+    _validate(opts)
+    config = load_config(opts.config)
+    if opts.dry_run:
+        dry_run(opts, config)
+        return {"dry_run": True}
+    tasks = select_tasks(opts)
+    from evaluators.core.backends import server as server_mod
+
+    info = server_mod.discover(opts.base_url, model_id=opts.model_id, name=opts.name, ctx=opts.ctx,
+                               api_key=opts.api_key)
+    log.info("%s", info.startup_line())
+    podman = pm.detect()
+    log.info("podman: runtime %s (%s)", podman.runtime or "default", podman.runtime_reason)
+    img = image.resolve(podman, opts.image)
+    log.info("sandbox image %s (%s, Pi %s)", img.name, img.kind, img.pi_version)
+    parallel = opts.parallel or info.n_slots or 1
+    cli_limits = {"timeout_s": opts.timeout_s, "idle_s": opts.idle_s, "max_tool_calls": opts.max_tool_calls}
+    spec = RunSpec(
+        evaluator="agent", benchmark=BENCHMARK, model_name=opts.name, benchmark_version=BENCHMARK_VERSION,
+        artifact={"identity": {"kind": "server", "model_id": info.model_id},
+                  "base_url": info.base_url, "server_fingerprint": info.fingerprint, "model_path": info.model_path},
+        backend="server",
+        scoring={"limits": {k: v for k, v in {**config.limits.as_dict(), **cli_limits}.items() if v is not None},
+                 "thinking": opts.thinking, "reasoning": opts.reasoning, "max_tokens": opts.max_tokens,
+                 "attempts": opts.attempts, "pi_version": img.pi_version, "pi_settings": config.pi_settings},
+        options={"parallel": parallel, "keep_workspaces": opts.keep_workspaces, "image": img.identity(),
+                 "tasks": [t.id for t in tasks]},
+        n_items=len(tasks) * opts.attempts, official=not (opts.only or opts.exclude or opts.categories or opts.tags),
+        retry_statuses=("error",),
+        extra={**info.run_extra(), "image": img.identity(), "pi_version": img.pi_version,
+               "context_window": info.ctx, "config_file": config.source},
+    )
+    server_mod.record_server_config(store, info)
+    server_mod.note_server_change(store, opts.name, info)
+    if not opts.rerun and (finished := _already_done(store, spec, tasks, opts.attempts)):
+        log.info("every selected attempt is already done in run %s; --rerun repeats them", finished)
+        return {"run_id": finished, "dir": str((store.run(finished) or {}).get("extra", {}).get("out_dir", "")),
+                "scores": store.scores(finished), "already_done": True}
+    with start_run(store, spec, resume=not opts.rerun, policy="public", benchmark_title="banana-benchmark",
+                   headline_metric="score") as run:
+        owner = core_runs.slug(opts.name)
+        pm.remove_stale(podman, owner)
+        sandbox = Sandbox(podman, img, owner=owner,
+                          resources=Resources(memory=opts.memory, pids=opts.pids, cpus=opts.cpus))
+        pi_options = PiOptions(model_id=info.model_id, context_window=info.ctx, max_tokens=opts.max_tokens,
+                               reasoning=opts.reasoning, thinking=opts.thinking, settings=config.pi_settings)
+        upstream = Upstream(info.base_url, info.model_id, opts.api_key)
+        todo = [(t, n) for t in tasks for n in range(1, opts.attempts + 1) if not run.is_done(t.id, n)]
+        log.info("run %s: %d attempt(s) to do, %d done, %d in parallel", run.run_id, len(todo),
+                 len(tasks) * opts.attempts - len(todo), parallel)
+        _execute(run, sandbox, todo, upstream=upstream, pi_options=pi_options, config=config, cli_limits=cli_limits,
+                 parallel=parallel, keep=opts.keep_workspaces, fingerprint=info.fingerprint)
+        run.flush()
+        scores = metrics.compute_scores(store, run.run_id)
+        errors = [a for a in store.attempts(run.run_id) if a["status"] == "error"]
+        extra = {**spec.extra, "tasks": {t.id: t.hash for t in tasks}}
+        if errors:
+            # Incomplete: not on the leaderboard until the same command has retried the errors.
+            run.finish(scores, extra=extra, status="failed")
+            raise EvaluationFailure(
+                f"{len(errors)} attempt(s) hit infrastructure errors (first: {errors[0]['item_id']}: "
+                f"{(errors[0]['extra'] or {}).get('error')}); they are not counted as failures. "
+                "Fix the cause and run the same command again to retry them")
+        run.finish(scores, extra=extra)
+        return {"run_id": run.run_id, "dir": str(run.dir), "scores": scores}
+
+
+def _already_done(store: Store, spec: RunSpec, tasks: list[datasets.Task], attempts: int) -> str | None:
+    """A finished run with the same configuration that holds every selected attempt (no unfinished run newer)."""
+    rows = store.query(
+        "SELECT run_id, status FROM runs WHERE model_name = ? AND benchmark = ? ORDER BY started_at DESC LIMIT 1",
+        [spec.model_name, spec.benchmark]).rows
+    if not rows or rows[0][1] != "finished":
+        return None
+    run_id = rows[0][0]
+    if (store.run(run_id) or {}).get("signature") != spec.signature():
+        return None
+    done = store.done_items(run_id, exclude_statuses=spec.retry_statuses)
+    wanted = {(t.id, n) for t in tasks for n in range(1, attempts + 1)}
+    return run_id if wanted <= done else None
+
+
+def _start_dirs(run_dir: Path, tasks: list[datasets.Task]) -> dict[str, Path]:
+    """The start state of each task: its workspace/ as is, or a prepared checkout for [repo] tasks."""
+    starts = {}
+    for task in tasks:
+        if task.repo is None:
+            starts[task.id] = task.workspace_dir.resolve()
+        else:
+            starts[task.id] = repos.materialize(task, run_dir / ".start" / task.id)
+    return starts
+
+
+def _execute(run: core_runs.Run, sandbox: Sandbox, todo: list[tuple[datasets.Task, int]], *, upstream: Upstream,
+             pi_options: PiOptions, config: BenchConfig, cli_limits: dict[str, Any], parallel: int, keep: bool,
+             fingerprint: str) -> None:
+    if not todo:
+        return
+    starts = _start_dirs(run.dir, sorted({t.id: t for t, _ in todo}.values(), key=lambda t: t.id))
+    cancel = threading.Event()
+    consecutive_errors = 0
+
+    def work(task: datasets.Task, n: int) -> tuple[datasets.Task, int, AttemptResult, str]:
+        attempt_dir = run.dir / task.id / f"attempt-{n}"
+        began = utcnow()
+        limits = merged(config.limits, task.agent, cli_limits)
+        t0 = time.monotonic()
+        try:
+            result = run_attempt(sandbox, task, starts[task.id], attempt_dir, upstream=upstream,
+                                 pi_options=pi_options, limits=limits, keep_workspace=keep, cancel=cancel)
+        except Cancelled:
+            raise
+        except (EvaluationFailure, OSError) as exc:
+            if cancel.is_set():
+                raise Cancelled() from exc
+            result = AttemptResult(status="error", score=None, correct=None, wall_s=time.monotonic() - t0,
+                                   error=f"{type(exc).__name__}: {exc}")
+        return task, n, result, began
+
+    pool = cf.ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="attempt")
+    pending: set[cf.Future] = set()
+    queue_ = list(todo)
+    try:
+        with Progress(len(todo), "agent attempts") as progress:
+            while queue_ or pending:
+                while queue_ and len(pending) < parallel:
+                    task, n = queue_.pop(0)
+                    pending.add(pool.submit(work, task, n))
+                done, pending = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+                for future in done:
+                    task, n, result, began = future.result()
+                    _record(run, task, n, result, began, fingerprint)
+                    progress.update()
+                    log.info("%s attempt %d: %s%s (%.1f s)", task.id, n, result.status,
+                             f" ({result.stuck_reason})" if result.stuck_reason else
+                             f" ({result.error})" if result.error else "", result.wall_s)
+                    consecutive_errors = consecutive_errors + 1 if result.status == "error" else 0
+                    if consecutive_errors >= MAX_CONSECUTIVE_ERRORS:
+                        raise EvaluationFailure(
+                            f"{consecutive_errors} infrastructure errors in a row (last: {result.error}); "
+                            "stopping. Fix the cause and run the same command again to resume")
+    except BaseException:
+        cancel.set()
+        sandbox.kill_all()
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _rel(path: Path, root: Path) -> str:
+    return os.path.relpath(path, root)
+
+
+def _record(run: core_runs.Run, task: datasets.Task, n: int, result: AttemptResult, began, fingerprint: str) -> None:
+    root = run.store.root
+    attempt_dir = run.dir / task.id / f"attempt-{n}"
+    extra: dict[str, Any] = {
+        "task_hash": task.hash, "title": task.title, "tags": list(task.tags), "stuck_reason": result.stuck_reason,
+        "tool_calls_by_name": result.extra.get("tool_calls_by_name", {}), "artifacts": _rel(attempt_dir, root),
+        "server_fingerprint": fingerprint, "error": result.error, "manual": task.manual,
+        **{k: v for k, v in result.extra.items() if k not in ("tool_calls_by_name", "screenshots", "workspace")},
+    }
+    shots = result.extra.get("screenshots") or {}
+    if shots:
+        extra["screenshots"] = {view: _rel(attempt_dir / name, root) for view, name in shots.items()}
+    if result.extra.get("workspace"):
+        extra["workspace"] = _rel(attempt_dir / "workspace", root)
+    if task.checklist is not None and attempt_dir.is_dir():
+        shutil.copyfile(task.checklist, attempt_dir / "checklist.md")
+        extra["checklist"] = _rel(attempt_dir / "checklist.md", root)
+    if attempt_dir.is_dir():
+        summary = {"task": task.id, "attempt": n, "status": result.status, "score": result.score,
+                   "wall_s": result.wall_s, **asdict(result), "extra": extra}
+        (attempt_dir / "attempt.json").write_text(_json(summary))
+    prediction = result.status if result.score is None or result.status != "failed" else f"score {result.score:g}"
+    m = result.metrics
+    run.record({
+        "item_id": task.id, "attempt": n, "status": result.status, "correct": result.correct, "score": result.score,
+        "prediction": prediction, "category": task.category, "difficulty": "hard" if "hard" in task.tags else None,
+        "started_at": began, "wall_s": result.wall_s,
+        "tokens_in": _int((m.get("tokens_input") or 0) + (m.get("tokens_cache") or 0)) if m else None,
+        "tokens_out": _int(m.get("tokens_output")) if m else None, "extra": extra,
+    }, metrics={k: float(v) for k, v in m.items() if isinstance(v, (int, float)) and not isinstance(v, bool)})
+    run.flush(block=False)
+
+
+def _int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, indent=2, default=str, ensure_ascii=False) + "\n"
+

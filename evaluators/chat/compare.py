@@ -1,0 +1,126 @@
+"""Paired A/B comparison of two chat runs (or two models' current chat runs), task by task.
+
+Items are paired by id; an item with an infrastructure error (or missing) on either side is left
+out of the pair and counted apart. Per task: n, correct/accuracy/wrong/unanswered for each side,
+the exact McNemar test on the discordant pairs, and the items that flipped.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from evaluators.core.errors import BadInput
+from evaluators.core.stats import mcnemar_exact
+from evaluators.core.store import Store
+
+
+def resolve(store: Store, ref: str) -> dict[str, dict[str, Any]]:
+    """benchmark -> run for a run id, or for a model name (its current chat runs)."""
+    run = store.run(ref)
+    if run is not None:
+        if run["evaluator"] != "chat":
+            raise BadInput(f"run {ref} is a {run['evaluator']} run, not a chat run")
+        return {run["benchmark"]: run}
+    runs = [r for r in store.current_runs(model=ref) if r["evaluator"] == "chat"]
+    if not runs:
+        raise BadInput(f"{ref!r}: no chat run with that id and no model with finished chat runs in {store.path}")
+    return {r["benchmark"]: r for r in runs}
+
+
+def _side(attempts: dict[str, dict[str, Any]], ids: list[str]) -> dict[str, Any]:
+    statuses = [attempts[i]["status"] for i in ids]
+    n_correct = statuses.count("correct")
+    return {"n_correct": n_correct, "n_wrong": statuses.count("wrong"), "n_unanswered": statuses.count("unanswered"),
+            "accuracy": n_correct / len(ids) if ids else None}
+
+
+def compare_runs(store: Store, run_a: dict[str, Any], run_b: dict[str, Any]) -> dict[str, Any]:
+    a = {x["item_id"]: x for x in store.attempts(run_a["run_id"]) if x["attempt"] == 1}
+    b = {x["item_id"]: x for x in store.attempts(run_b["run_id"]) if x["attempt"] == 1}
+    common = sorted(set(a) & set(b))
+    paired = [i for i in common if a[i]["status"] != "error" and b[i]["status"] != "error"]
+    a_only_right = [i for i in paired if a[i]["status"] == "correct" and b[i]["status"] != "correct"]
+    b_only_right = [i for i in paired if b[i]["status"] == "correct" and a[i]["status"] != "correct"]
+    flips = [{"item_id": i, "category": a[i].get("category"), "reference": a[i].get("reference"),
+              "a": a[i]["status"], "a_answer": a[i].get("prediction"),
+              "b": b[i]["status"], "b_answer": b[i].get("prediction")}
+             for i in sorted(a_only_right + b_only_right)]
+    return {
+        "benchmark": run_a["benchmark"], "run_a": run_a["run_id"], "run_b": run_b["run_id"],
+        "model_a": run_a["model_name"], "model_b": run_b["model_name"], "n": len(paired),
+        "a": _side(a, paired), "b": _side(b, paired),
+        "discordant": {"a_only_correct": len(a_only_right), "b_only_correct": len(b_only_right)},
+        "mcnemar_p": mcnemar_exact(len(a_only_right), len(b_only_right)),
+        "excluded": {"error_a": sum(a[i]["status"] == "error" for i in common),
+                     "error_b": sum(b[i]["status"] == "error" for i in common),
+                     "only_in_a": len(set(a) - set(b)), "only_in_b": len(set(b) - set(a))},
+        "flips": flips,
+    }
+
+
+def compare(store: Store, ref_a: str, ref_b: str) -> dict[str, Any]:
+    runs_a, runs_b = resolve(store, ref_a), resolve(store, ref_b)
+    common = sorted(set(runs_a) & set(runs_b))
+    if not common:
+        raise BadInput(f"{ref_a} and {ref_b} share no chat task "
+                       f"({', '.join(sorted(runs_a))} vs {', '.join(sorted(runs_b))})")
+    return {"a": ref_a, "b": ref_b, "tasks": [compare_runs(store, runs_a[bm], runs_b[bm]) for bm in common],
+            "only_a": sorted(set(runs_a) - set(runs_b)), "only_b": sorted(set(runs_b) - set(runs_a)),
+            "test": "exact McNemar (two-sided) on items answered in both runs; errors excluded"}
+
+
+def _acc(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def _rows(report: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for t in report["tasks"]:
+        a, b = t["a"], t["b"]
+        rows.append([t["benchmark"], str(t["n"]), str(a["n_correct"]), str(b["n_correct"]), _acc(a["accuracy"]),
+                     _acc(b["accuracy"]), f"{a['n_wrong']}/{a['n_unanswered']}", f"{b['n_wrong']}/{b['n_unanswered']}",
+                     f"{t['discordant']['a_only_correct']}/{t['discordant']['b_only_correct']}",
+                     f"{t['mcnemar_p']:.4g}"])
+    return rows
+
+
+HEADER = ["task", "n", "A correct", "B correct", "A acc", "B acc", "A wrong/unans", "B wrong/unans",
+          "A-only/B-only", "McNemar p"]
+
+
+def render(report: dict[str, Any], fmt: str = "table", *, max_flips: int = 20) -> str:
+    """The report as an aligned terminal table, markdown, or JSON."""
+    if fmt == "json":
+        return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    rows = _rows(report)
+    lines: list[str] = [f"A = {report['a']}", f"B = {report['b']}", ""]
+    if fmt == "markdown":
+        lines = [f"**A** = `{report['a']}`  ", f"**B** = `{report['b']}`", ""]
+        lines.append("| " + " | ".join(HEADER) + " |")
+        lines.append("|" + "|".join("---" for _ in HEADER) + "|")
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+    else:
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(HEADER)]
+        lines.append("  ".join(h.ljust(w) for h, w in zip(HEADER, widths, strict=True)))
+        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    for t in report["tasks"]:
+        ex = t["excluded"]
+        if any(ex.values()):
+            lines.append(f"{t['benchmark']}: left out of the pairing: {ex['error_a']} error(s) in A, {ex['error_b']} "
+                         f"in B, {ex['only_in_a']} item(s) only in A, {ex['only_in_b']} only in B")
+    for t in report["tasks"]:
+        if not t["flips"]:
+            continue
+        lines.append("")
+        lines.append(f"{'### ' if fmt == 'markdown' else ''}{t['benchmark']}: {len(t['flips'])} flipped item(s)")
+        for f in t["flips"][:max_flips]:
+            lines.append(f"{'- ' if fmt == 'markdown' else '  '}{f['item_id']}: A {f['a']} ({f['a_answer']}) -> "
+                         f"B {f['b']} ({f['b_answer']}), reference {f['reference']}")
+        if len(t["flips"]) > max_flips:
+            lines.append(f"  ... and {len(t['flips']) - max_flips} more (--format json lists all)")
+    if report["only_a"] or report["only_b"]:
+        lines.append("")
+        lines.append(f"not compared: only in A: {', '.join(report['only_a']) or '-'}; "
+                     f"only in B: {', '.join(report['only_b']) or '-'}")
+    return "\n".join(lines) + "\n"

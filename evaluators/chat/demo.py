@@ -1,0 +1,26 @@
+"""Demo step: the three chat tasks on the bundled sample questions, asked of the tiny model via llama.cpp.
+
+The tiny model's answers are noise (mostly unanswered or wrong); the plumbing is real: server
+discovery, concurrent generation over two slots, extraction, the store.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+TITLE = "chat: ARC, MMLU and GSM8K sample questions against the tiny model served by llama.cpp"
+
+
+def run(ctx: Any) -> None:
+    from evaluators import api
+    from evaluators.chat.datasets import SAMPLES_DIR
+    from evaluators.core.llamacpp import LlamaServer
+
+    with LlamaServer(ctx.tiny_gguf, n_ctx=2048, parallel=2, alias="tiny") as server:
+        results = api.run_chat(["arc", "mmlu", "gsm8k"], base_url=server.base_url, name="tiny-llama",
+                               data=SAMPLES_DIR, max_tokens={"arc": 48, "mmlu": 48, "gsm8k": 48},
+                               results=ctx.store)
+    for res in results:
+        s = res.summary
+        ctx.notes.append(f"chat {res.task}: run {res.run_id} ({res.status}): {s['n_correct']} correct, "
+                         f"{s['n_wrong']} wrong, {s['n_unanswered']} unanswered, {s['n_error']} errors")

@@ -1,0 +1,220 @@
+"""Bring an lm-eval output folder (results_*.json + samples_*.jsonl) into the store.
+
+Every response is re-extracted with our rules (lm-eval's stock filters cannot read thought-first
+outputs or echoed prefixes). lm-eval can sample a doc more than once: such duplicates are scored
+once, and where one copy was decided (correct or wrong) and the other unanswered, the decided
+verdict is kept. Tasks are recognised by name (`*arc*`, `*mmlu*`, `*gsm8k*`); MMLU subtasks in
+separate files are gathered into one run. Importing the same folder twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evaluators.chat.datasets import TASKS, Item, canonical_number, item_from_record
+from evaluators.chat.extract import EXTRACTION_VERSION, extract, verdict
+from evaluators.chat.metrics import score_rows, summary
+from evaluators.core.backends.server import split_reasoning
+from evaluators.core.errors import BadInput, located
+from evaluators.core.runs import RunSpec, sha256_bytes, start_run
+from evaluators.core.store import Store
+
+log = logging.getLogger("bananabench")
+
+_SECRET_ARG = re.compile(r"((?:api_?key|token|secret|password)\s*=)[^,]*", re.I)
+
+
+@dataclass
+class ImportResult:
+    task: str
+    run_id: str
+    status: str  # "imported" or "unchanged"
+    summary: dict[str, Any]
+    duplicates: int
+
+
+def task_of(lm_task: str) -> str | None:
+    name = lm_task.lower()
+    for key in ("gsm8k", "mmlu", "arc"):
+        if key in name:
+            return key
+    return None
+
+
+def _sample_task_name(path: Path) -> str:
+    stem = path.stem.removeprefix("samples_")
+    return stem.rsplit("_", 1)[0] if "_" in stem else stem
+
+
+def _response(sample: dict[str, Any]) -> str | None:
+    resps = sample.get("resps")
+    while isinstance(resps, list) and resps:
+        resps = resps[0]
+    if isinstance(resps, str):
+        return resps
+    filtered = sample.get("filtered_resps")
+    while isinstance(filtered, list) and filtered:
+        filtered = filtered[0]
+    return filtered if isinstance(filtered, str) else None
+
+
+def _fallback_item(task: str, lm_task: str, sample: dict[str, Any], where: str, line: int) -> Item:
+    """An item from lm-eval's own target, for docs whose fields are not the hub dataset's."""
+    target = sample.get("target")
+    doc = sample.get("doc") if isinstance(sample.get("doc"), dict) else {}
+    if task == "gsm8k":
+        match = re.search(r"####\s*(.+?)\s*$", str(target or ""))
+        gold = canonical_number(match.group(1) if match else str(target))
+        letters_n = 0
+    else:
+        if isinstance(target, int) and not isinstance(target, bool):
+            gold = "ABCDEFGH"[target] if 0 <= target < 8 else None
+        else:
+            gold = str(target or "").strip().strip("()").upper()[:1] or None
+        options = doc.get("choices")
+        letters_n = len(options) if isinstance(options, list) else 4
+    if gold is None:
+        raise BadInput(located(where, line, "target", "cannot tell the expected answer of this doc"))
+    question = str(doc.get("question") or doc.get("query") or sample.get("doc_id"))
+    # The option texts are unknown here; placeholders give the item its letter count (A-D by default).
+    content = sha256_bytes(json.dumps({"task": lm_task, "doc": doc, "target": target}, sort_keys=True,
+                                      default=str).encode())
+    return Item(item_id=f"{lm_task}/{sample.get('doc_id')}", task=task, question=question,
+                options=tuple("?" * letters_n), gold=gold, category=doc.get("subject"), content_hash=content,
+                index=int(sample.get("doc_id") or 0))
+
+
+def _read_samples(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise BadInput(located(path, n, None, f"invalid JSON: {exc.msg}")) from None
+            if not isinstance(obj, dict) or "doc_id" not in obj:
+                raise BadInput(located(path, n, "doc_id", "expected an lm-eval sample with a doc_id"))
+            out.append((n, obj))
+    return out
+
+
+def _results_info(directory: Path) -> dict[str, Any]:
+    files = sorted(directory.rglob("results_*.json"))
+    if not files:
+        return {}
+    try:
+        results = json.loads(files[-1].read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BadInput(f"{files[-1]}: cannot read lm-eval results: {exc}") from exc
+    config = results.get("config") or {}
+    model_args = config.get("model_args")
+    if isinstance(model_args, str):
+        model_args = _SECRET_ARG.sub(r"\1<redacted>", model_args)
+    return {"file": str(files[-1].relative_to(directory)), "lm_eval_version": results.get("lm_eval_version"),
+            "date": results.get("date"), "model": config.get("model"), "model_args": model_args,
+            "model_name": results.get("model_name"), "git_hash": results.get("git_hash"),
+            "results": results.get("results")}
+
+
+def _choose(copies: list[tuple[str, str | None, str | None]]) -> tuple[int, bool]:
+    """Which copy of a duplicated doc counts: the first decided one; conflict if decided copies disagree."""
+    decided = [i for i, (status, _, _) in enumerate(copies) if status in ("correct", "wrong")]
+    conflict = len({copies[i][0] for i in decided}) > 1
+    return (decided[0] if decided else 0), conflict
+
+
+def import_lm_eval(store: Store, directory: str | os.PathLike, *, name: str) -> list[ImportResult]:
+    root = Path(directory)
+    if not root.is_dir():
+        raise BadInput(f"{root}: not a directory")
+    sample_files = sorted(root.rglob("samples_*.jsonl"))
+    if not sample_files:
+        raise BadInput(f"{root}: no samples_*.jsonl files (run lm-eval with --log_samples)")
+    by_task: dict[str, list[Path]] = defaultdict(list)
+    for path in sample_files:
+        task = task_of(_sample_task_name(path))
+        if task is None:
+            log.warning("%s: not an ARC, MMLU or GSM8K task; skipped", path)
+            continue
+        by_task[task].append(path)
+    if not by_task:
+        raise BadInput(f"{root}: none of the sampled tasks is ARC, MMLU or GSM8K")
+    info = _results_info(root)
+    parsed = {task: _parse_task(task, paths, root) for task, paths in by_task.items()}
+    return [_store_task(store, task, name, info, root, *parsed[task]) for task in parsed]
+
+
+def _parse_task(task: str, paths: list[Path], root: Path) -> tuple[list[dict[str, Any]], int, list[str]]:
+    kind = TASKS[task].kind
+    copies: dict[str, list[tuple[Item, str, str | None, str | None, str, int]]] = defaultdict(list)
+    for path in paths:
+        lm_task = _sample_task_name(path)
+        for line, sample in _read_samples(path):
+            doc = sample.get("doc")
+            try:
+                item = item_from_record(task, doc, int(sample["doc_id"]), where=str(path), line=line)
+            except BadInput:
+                item = _fallback_item(task, lm_task, sample, str(path), line)
+            raw = _response(sample)
+            answer = extract(kind, raw, item.letters or "ABCD")
+            copies[item.item_id].append((item, verdict(kind, answer, item.gold), answer, raw, lm_task, line))
+    rows, duplicates = [], 0
+    for item_id, group in copies.items():
+        duplicates += len(group) - 1
+        chosen, conflict = _choose([(status, answer, raw) for _, status, answer, raw, _, _ in group])
+        item, status, answer, raw, lm_task, line = group[chosen]
+        if conflict:
+            log.warning("%s: lm-eval answered %s both right and wrong; keeping the first decided copy", item_id, task)
+        body, reasoning = split_reasoning(raw)
+        rows.append({
+            "item_id": item_id, "attempt": 1, "status": status, "correct": status == "correct",
+            "score": float(status == "correct"), "prediction": answer, "reference": item.gold,
+            "category": item.category,
+            "extra": {"raw": raw, "reasoning": reasoning or None, "letters": item.letters or None,
+                      "content_hash": item.content_hash, "index": item.index,
+                      "lm_eval": {"task": lm_task, "line": line, "copies": len(group), "conflict": conflict,
+                                  "verdicts": [g[1] for g in group]}},
+        })
+    rows.sort(key=lambda r: (r["extra"]["index"], r["item_id"]))
+    return rows, duplicates, sorted({str(p.relative_to(root)) for p in paths})
+
+
+def _store_task(store: Store, task: str, name: str, info: dict[str, Any], root: Path, rows: list[dict[str, Any]],
+                duplicates: int, files: list[str]) -> ImportResult:
+    definition = TASKS[task]
+    dataset = sha256_bytes("\n".join(f"{r['item_id']}:{r['extra']['content_hash']}" for r in rows).encode())
+    responses = sha256_bytes(json.dumps([[r["item_id"], r["extra"]["raw"]] for r in rows]).encode())
+    model = {"kind": "lm-eval", "model": info.get("model"), "model_args": info.get("model_args"),
+             "responses_sha256": responses}
+    spec = RunSpec(
+        evaluator="chat", benchmark=definition.benchmark, model_name=name, benchmark_version="lm-eval import",
+        artifact={**model, "identity": model}, backend="lm-eval", dataset_sha256=dataset, official=False,
+        scoring={"source": "lm-eval", "extraction": EXTRACTION_VERSION}, options={"directory": str(root)},
+        n_items=len(rows),
+        extra={"task": task, "kind": definition.kind, "source": "lm-eval", "duplicates_merged": duplicates,
+               "lm_eval": {k: v for k, v in info.items() if k != "results"}, "files": files,
+               "lm_eval_results": (info.get("results") or {}), "extraction_version": EXTRACTION_VERSION},
+    )
+    signature = spec.signature()
+    existing = store.query("SELECT run_id FROM runs WHERE model_name = ? AND benchmark = ? AND signature = ? "
+                           "AND status = 'finished' ORDER BY started_at DESC LIMIT 1",
+                           [name, definition.benchmark, signature]).rows
+    if existing:
+        run_id = existing[0][0]
+        return ImportResult(task, run_id, "unchanged", summary(store.attempts(run_id)), duplicates)
+    with start_run(store, spec, policy="public", benchmark_title=definition.title, headline_metric="accuracy") as run:
+        for row in rows:
+            run.record(row)
+        run.flush()
+        result_summary = summary(rows)
+        run.finish(score_rows(rows), extra={**spec.extra, "summary": result_summary})
+    return ImportResult(task, run.run_id, "imported", result_summary, duplicates)

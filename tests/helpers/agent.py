@@ -1,0 +1,68 @@
+"""Shared pieces of the agent tests: podman/Pi availability, scripted tool calls, task folders."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.mock_openai import Reply
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures" / "agent_tasks"
+PI_DIR = REPO / "evaluators" / "agent" / "pi"
+
+
+def podman_ready() -> bool:
+    return shutil.which("podman") is not None
+
+
+def pi_ready() -> bool:
+    return (PI_DIR / "node_modules" / "@mariozechner" / "pi-coding-agent" / "package.json").is_file()
+
+
+needs_podman = pytest.mark.skipif(not podman_ready(), reason="podman is not installed (make system-deps)")
+needs_pi = pytest.mark.skipif(not pi_ready(), reason="Pi is not installed (make pi)")
+
+
+def call(name: str, **arguments: Any) -> Reply:
+    """A model reply that makes one tool call."""
+    return Reply(tool_calls=[{"name": name, "arguments": arguments}])
+
+
+def say(text: str, **kw: Any) -> Reply:
+    return Reply(content=text, **kw)
+
+
+def write_task(root: Path, task_id: str, *, prompt: str, verify_cmd: str = "test -f done.txt",
+               agent: dict[str, Any] | None = None, files: dict[str, str] | None = None,
+               verify: dict[str, str] | None = None, tags: tuple[str, ...] = ("shell",)) -> Path:
+    """A small task folder written by a test."""
+    directory = root / task_id
+    category = task_id.rsplit("/", 1)[0]
+    (directory / "workspace").mkdir(parents=True)
+    (directory / "solution").mkdir()
+    toml = [f'title = "{task_id}"', f'category = "{category}"', f"tags = {json.dumps(list(tags))}", "",
+            "[verify]", f"cmd = {json.dumps(verify_cmd)}", "timeout_s = 60"]
+    if agent:
+        toml += ["", "[agent]"] + [f"{k} = {v}" for k, v in agent.items()]
+    (directory / "task.toml").write_text("\n".join(toml) + "\n")
+    (directory / "prompt.md").write_text(prompt + "\n")
+    for name, text in (files or {"README.md": "start\n"}).items():
+        (directory / "workspace" / name).write_text(text)
+    if verify:
+        (directory / "verify").mkdir()
+        for name, text in verify.items():
+            (directory / "verify" / name).write_text(text)
+    (directory / "solution" / "done.txt").write_text("done\n")
+    return directory
+
+
+def containers_of(owner: str) -> list[str]:
+    out = subprocess.run(["podman", "ps", "-a", "--filter", f"label=bananabench.owner={owner}", "--format",
+                          "{{.Names}}"], capture_output=True, text=True)
+    return [line for line in out.stdout.splitlines() if line.strip()]

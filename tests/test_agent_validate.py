@@ -1,0 +1,98 @@
+"""`agent validate` (podman and --native), `run --dry-run`, and the CLI's bad-input paths."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.helpers.agent import FIXTURES, needs_podman
+
+
+@pytest.fixture
+def broken_tasks(tmp_path: Path) -> Path:
+    root = tmp_path / "tasks"
+    shutil.copytree(FIXTURES, root)
+    # a start state that already passes, and a solution that does not
+    (root / "smoke" / "hello" / "workspace" / "hello.txt").write_text("hello banana\n")
+    (root / "coding" / "python" / "digit-sum" / "solution" / "digits.py").write_text(
+        "def digit_sum(n):\n    return 0\n")
+    return root
+
+
+@pytest.mark.browser
+def test_validate_native(broken_tasks: Path):
+    good = run_cli("agent", "validate", "--native", "--tasks-dir", str(FIXTURES))
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert "WITHOUT isolation" in good.stderr and "page loads" in good.stdout
+    bad = run_cli("agent", "validate", "--native", "--tasks-dir", str(broken_tasks), "smoke/*", "coding/*")
+    assert bad.returncode == 2
+    assert "FAIL smoke/hello: start state PASSES" in bad.stdout
+    assert "FAIL coding/python/digit-sum" in bad.stdout and "solution FAILS" in bad.stdout
+    assert "0/2 task(s) valid" in bad.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.podman
+@needs_podman
+def test_validate_in_podman(broken_tasks: Path):
+    good = run_cli("agent", "validate", "--tasks-dir", str(FIXTURES), "--json")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert good.stdout.count('"ok": true') == 3
+    bad = run_cli("agent", "validate", "--tasks-dir", str(broken_tasks), "smoke/*")
+    assert bad.returncode == 2 and "start state PASSES" in bad.stdout
+
+
+@pytest.mark.slow
+def test_dry_run_and_bad_input(tmp_path: Path):
+    dry = run_cli("agent", "run", "--name", "m", "--base-url", "http://127.0.0.1:9", "--tasks-dir", str(FIXTURES),
+                  "--dry-run", "--tag", "quick", "--attempts", "2", "--timeout-s", "77", "--results", str(tmp_path))
+    assert dry.returncode == 0, dry.stderr
+    assert "2 task(s) x 2 attempt(s) = 4 attempt(s)" in dry.stdout and "timeout 77s" in dry.stdout
+    assert not (tmp_path / "bananabench.duckdb").exists()
+    nothing = run_cli("agent", "run", "--name", "m", "--base-url", "http://127.0.0.1:9", "--tasks-dir",
+                      str(FIXTURES), "--only", "nope/*", "--results", str(tmp_path))
+    assert nothing.returncode == 2 and "no task" in nothing.stderr
+    thinking = run_cli("agent", "run", "--name", "m", "--base-url", "http://127.0.0.1:9", "--tasks-dir",
+                       str(FIXTURES), "--thinking", "galaxy-brain", "--results", str(tmp_path))
+    assert thinking.returncode == 2 and "--thinking" in thinking.stderr
+    down = run_cli("agent", "run", "--name", "m", "--base-url", "http://127.0.0.1:9", "--tasks-dir",
+                   str(FIXTURES), "--results", str(tmp_path))
+    assert down.returncode == 3 and "127.0.0.1:9" in down.stderr
+    grade = run_cli("agent", "grade", "m", "frontend/counter", "9", "--results", str(tmp_path))
+    assert grade.returncode == 2 and "0 to 5" in grade.stderr
+
+
+def test_repo_task_clone_patch_prepare(tmp_path: Path, monkeypatch):
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    (upstream / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run(["git", "init", "-q", str(upstream)], check=True)
+    subprocess.run([*git, "-C", str(upstream), "add", "."], check=True)
+    subprocess.run([*git, "-C", str(upstream), "commit", "-qm", "v1"], check=True)
+    rev = subprocess.run(["git", "-C", str(upstream), "rev-parse", "HEAD"], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    (upstream / "calc.py").write_text("def add(a, b):\n    return a + b + 1\n")    # later upstream history
+    subprocess.run([*git, "-C", str(upstream), "commit", "-qam", "v2"], check=True)
+    task = tmp_path / "tasks" / "bugfix" / "large-project" / "calc-add"
+    (task / "verify").mkdir(parents=True)
+    (task / "solution").mkdir()
+    (task / "task.toml").write_text(
+        'title = "add"\ncategory = "bugfix/large-project"\ntags = ["python", "bugfix", "large", "synthetic"]\n'
+        f'[repo]\nurl = "{upstream}"\nrev = "{rev}"\npatch = "bug.patch"\nprepare = ["echo ready > PREPARED"]\n'
+        '[verify]\ncmd = "test -f PREPARED && python3 check.py"\n')
+    (task / "prompt.md").write_text("Fix add().\n")
+    (task / "bug.patch").write_text(
+        "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a + b\n+    return a - b\n")
+    (task / "verify" / "check.py").write_text("from calc import add\nassert add(2, 3) == 5\n")
+    (task / "solution" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    cache = tmp_path / "cache"
+    env = {"BANANABENCH_AGENT_CACHE": str(cache)}
+    ok = run_cli("agent", "validate", "--native", "--tasks-dir", str(tmp_path / "tasks"), env=env)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert len(list((cache / "agent-repos" / "mirrors").iterdir())) == 1     # cloned once, reused
+    assert run_cli("agent", "lint", "--tasks-dir", str(tmp_path / "tasks")).returncode == 0
