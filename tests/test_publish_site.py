@@ -7,8 +7,6 @@ atomic replacement of an earlier site, and clean refusals of bad input.
 
 from __future__ import annotations
 
-import html.parser
-import re
 import shutil
 from pathlib import Path
 
@@ -17,6 +15,7 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.helpers.publish_fixture import GATED_MARKER
+from tests.helpers.site_check import page_problems, site_pages
 
 
 @pytest.fixture(scope="module")
@@ -24,57 +23,13 @@ def site(published_site) -> Path:
     return published_site
 
 
-class _Page(html.parser.HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.scripts: list[str | None] = []
-        self.urls: list[tuple[str, str, str]] = []
-        self.handlers: list[str] = []
-        self.iframes: list[dict] = []
-        self.in_script = False
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        self.handlers += [k for k in attrs if k.startswith("on")]
-        if tag == "script":
-            self.scripts.append(attrs.get("src"))
-        if tag == "iframe":
-            self.iframes.append(attrs)
-        for key in ("href", "src", "action", "formaction"):
-            if key in attrs:
-                self.urls.append((tag, key, attrs[key] or ""))
-
-
-def _pages(site: Path) -> list[Path]:
-    return sorted(site.rglob("*.html"))
-
-
-def _is_app(site: Path, page: Path) -> bool:
-    return page.relative_to(site).parts[0] == "apps" and page.parent != site / "apps"
-
-
 def test_every_page_is_self_contained_and_script_free(site):
-    pages = [p for p in _pages(site) if not _is_app(site, p)]
-    assert len(pages) > 40
-    for page in pages:
-        parsed = _Page()
-        parsed.feed(page.read_text(encoding="utf-8"))
-        assert parsed.handlers == [], f"{page}: inline event handlers {parsed.handlers}"
-        assert None not in parsed.scripts, f"{page}: inline <script>"
-        for tag, key, url in parsed.urls:
-            assert not re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I), f"{page}: {tag} {key}={url!r} is not relative"
-            assert not url.startswith(("/", "\\")), f"{page}: {url!r} is root-relative"
-            target = url.split("#")[0].split("?")[0]
-            if target:
-                assert (page.parent / target).resolve().exists(), f"{page}: broken link {url!r}"
-        for frame in parsed.iframes:
-            assert frame["sandbox"] == "allow-scripts"
-        text = page.read_text(encoding="utf-8")
-        assert "Content-Security-Policy" in text and "connect-src 'none'" in text
+    assert len(site_pages(site)) > 40
+    assert page_problems(site) == []
 
 
 def test_model_text_is_escaped_in_pages(site):
-    text = "\n".join(p.read_text(encoding="utf-8") for p in _pages(site) if not _is_app(site, p))
+    text = "\n".join(p.read_text(encoding="utf-8") for p in site_pages(site))
     assert "<script>alert" not in text and "onerror=alert(1)>" not in text and "<img src=x" not in text
     assert "&lt;script&gt;alert(&#34;name&#34;)&lt;/script&gt;" in text  # the XSS model name, as text
     assert 'href="javascript:' not in text.lower()
