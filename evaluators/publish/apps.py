@@ -45,10 +45,12 @@ def find_entry(q: Queries, att: Attempt) -> tuple[Path, str] | None:
     explicit = q.resolve(att.extra.get("app"))
     if explicit is not None and explicit.is_file() and explicit.suffix == ".html":
         return explicit.parent, explicit.name
-    artifacts = q.resolve(att.extra.get("artifacts"))
-    if artifacts is None:
-        return None
-    workspace = artifacts / "workspace"
+    workspace = q.resolve(att.extra.get("workspace"))  # the agent runner keeps manual tasks' workspaces
+    if workspace is None:
+        artifacts = q.resolve(att.extra.get("artifacts"))
+        if artifacts is None:
+            return None
+        workspace = artifacts / "workspace"
     for candidate in ENTRY_CANDIDATES:
         if (workspace / candidate).is_file():
             return workspace, candidate

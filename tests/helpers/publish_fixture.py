@@ -216,7 +216,8 @@ def agent(store: Store, model: str, *, seed: int, fingerprint: str = "fp-llama-1
                 (adir / "final_message.md").write_text(f"Done with {task}. {XSS_OUTPUT}\n")
                 (adir / "changes.diff").write_text("--- a/app.py\n+++ b/app.py\n+print('<script>x</script>')\n")
                 (adir / "verify.log").write_text("ok 1 test_basic\n")
-                extra = {"task_hash": f"hash-{task}", "tags": ["quick", cat], "artifacts": str(rel),
+                extra = {"task_hash": f"hash-{task}", "title": task.split("/")[1].replace("-", " ").title(),
+                         "tags": ["quick", cat], "artifacts": str(rel),
                          "tool_calls_by_name": {"bash": 3, "edit": 2}, "server_fingerprint": fingerprint}
                 if cat == "frontend":
                     status, score = "manual", None
@@ -232,7 +233,7 @@ def agent(store: Store, model: str, *, seed: int, fingerprint: str = "fp-llama-1
                     (adir / "checklist.md").write_text("# Checklist\n- [ ] columns render\n- [ ] <b>drag</b> works\n")
                     extra.update(screenshots={"desktop": str(rel / "screenshot.png"),
                                               "mobile": str(rel / "screenshot-mobile.png")},
-                                 checklist=str(rel / "checklist.md"))
+                                 checklist=str(rel / "checklist.md"), workspace=str(rel / "workspace"))
                 elif task == "smoke/hello" and attempt == 2:
                     status, score = "error", None
                     extra["error"] = "podman: container failed to start"
