@@ -240,6 +240,9 @@
       setTimeout(function () { node.scrollIntoView({ block: "center" }); }, 0);
     }
   }
-  window.addEventListener("hashchange", fromHash);
+  window.addEventListener("hashchange", function () {
+    fromHash();
+    if (!document.getElementById("item-target")) { root.scrollIntoView({ block: "start" }); }
+  });
   fromHash();
 })();
