@@ -187,13 +187,15 @@ def test_every_internal_link_resolves_and_no_page_misbehaves(session, published_
 def test_model_page_and_item_permalink(session, published_site, shots):
     page, watch = session
     page.goto(url(published_site, "index.html"))
-    page.get_by_role("link", name=XSS_NAME).click()
+    with page.expect_navigation():
+        page.get_by_role("link", name=XSS_NAME).click()
     assert page.text_content("h1") == XSS_NAME
     no_injection(page)
     page.goto(url(published_site, "models/alpha-7b.html"))
     page.screenshot(path=str(shots / "model.png"))
     assert page.locator(".run-card").count() >= 9
-    page.locator("#summary-table tbody tr", has_text="ARC-Challenge").locator("a", has_text="official").click()
+    with page.expect_navigation():
+        page.locator("#summary-table tbody tr", has_text="ARC-Challenge").locator("a", has_text="official").click()
     assert "/runs/" in page.url
     page.goto(page.url.split("#")[0] + "#item=arc-003")
     page.wait_for_selector("#items-table tr.detail")
@@ -215,16 +217,20 @@ def test_gallery_diff_and_compare(session, published_site, shots):
     page.goto(url(published_site, "gallery.html"))
     cards = page.locator(".shot-card")
     assert cards.count() == 6
-    widths = page.eval_on_selector_all(".shot img", "imgs => imgs.map(i => i.naturalWidth)")
-    assert widths and all(w > 0 for w in widths)
+    # Every screenshot loads (lazy images are switched to eager so off-screen ones load too).
+    page.wait_for_function("""() => { const imgs = Array.from(document.querySelectorAll('.shot img'));
+        imgs.forEach(i => { i.loading = 'eager'; });
+        return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0); }""")
     page.screenshot(path=str(shots / "gallery.png"))
     page.fill("#gallery-filter", "beta")
     assert page.locator(".shot-card:visible").count() == 2
-    page.locator(".shot-card:visible").first.get_by_role("link", name="Open the app (sandboxed)").click()
+    with page.expect_navigation():
+        page.locator(".shot-card:visible").first.get_by_role("link", name="Open the app (sandboxed)").click()
     frame = page.locator("iframe.app-frame")
     assert frame.get_attribute("sandbox") == "allow-scripts"
     page.goto(url(published_site, "diffs/index.html"))
-    page.get_by_role("link", name="alpha-7b vs beta-3b").click()
+    with page.expect_navigation():
+        page.get_by_role("link", name="alpha-7b vs beta-3b").click()
     assert page.locator("#diff-summary tbody tr").count() == 8
     assert page.locator(".verdict").count() > 8
     page.screenshot(path=str(shots / "diff.png"))
@@ -238,7 +244,8 @@ def test_gallery_diff_and_compare(session, published_site, shots):
     no_injection(page)
     page.screenshot(path=str(shots / "compare.png"))
     page.goto(url(published_site, "compare.html#a=beta-3b&b=alpha-7b"))
-    page.locator("#compare").get_by_role("link", name="alpha-7b vs beta-3b").click()
+    with page.expect_navigation():
+        page.locator("#compare").get_by_role("link", name="alpha-7b vs beta-3b").click()
     assert "/diffs/" in page.url
     assert watch.site_errors() == []
 
