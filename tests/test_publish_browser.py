@@ -15,7 +15,11 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlparse
 
 import pytest
+from playwright.sync_api import expect
 
+from evaluators.core.store import Store
+from evaluators.publish.diff import diff_models
+from evaluators.publish.queries import Queries
 from tests.helpers.publish_fixture import XSS_NAME
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -212,7 +216,7 @@ def test_model_page_and_item_permalink(session, published_site, shots):
     assert watch.errors == []
 
 
-def test_gallery_diff_and_compare(session, published_site, shots):
+def test_gallery_diff_and_compare(session, published_site, publish_store, shots):
     page, watch = session
     page.goto(url(published_site, "gallery.html"))
     cards = page.locator(".shot-card")
@@ -237,6 +241,13 @@ def test_gallery_diff_and_compare(session, published_site, shots):
     page.goto(url(published_site, "compare.html#a=beta-3b&b=alpha-7b"))
     assert page.input_value("#cmp-a") == "beta-3b" and page.input_value("#cmp-b") == "alpha-7b"
     assert page.locator("#compare-table tbody tr").count() >= 8
+    # The picker's in-browser McNemar (item files loaded as scripts) equals the diff page's.
+    with Queries.open(Store(publish_store[0])) as q:
+        test = next(b for b in diff_models(q, "alpha-7b", "beta-3b").benches if b.benchmark.name == "arc").headline.test
+    expected = "p = " + ("<0.001" if test.p_value < 0.001 else f"{test.p_value:.3f}")
+    paired = page.locator("#compare-table tbody tr", has_text="ARC-Challenge").locator("td").last
+    expect(paired).to_have_text(expected)
+    assert f"{test.n} paired items" in paired.get_attribute("title")
     page.select_option("#cmp-a", XSS_NAME)
     assert "a=" in page.url and page.locator("#compare-table thead th").nth(2).text_content() == f"A: {XSS_NAME}"
     page.click("#cmp-swap")

@@ -153,6 +153,8 @@ def test_diff_against_older_run_and_bad_baselines(q, publish_store):
         diff_models(q, "alpha-7b", ids["base_bench"]["alpha-7b"])
     with pytest.raises(BadInput, match="no model or run"):
         diff_models(q, "alpha-7b", "nobody")
+    with pytest.raises(BadInput, match="hidden"):
+        diff_models(q, "hidden-model", ids["hidden"])
     assert ("beta-3b", "beta-3b") not in diff_pairs(q, ["beta-3b"])
 
 

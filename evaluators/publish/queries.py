@@ -584,6 +584,8 @@ class Queries:
     def resolve_baseline(self, text: str) -> tuple[str, str]:
         """('model', name) or ('run', run_id) for a `--baseline` argument."""
         if text in self._runs:
+            if self._runs[text]["hidden"]:
+                raise BadInput(f"--baseline {text}: that run is hidden (`bananabench store unhide {text}` first)")
             return ("run", text)
         if text in self.models():
             return ("model", text)

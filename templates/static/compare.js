@@ -38,6 +38,70 @@
     return sign + Number(a.toPrecision(3)).toString();
   }
 
+  /* Paired tests in the browser for accuracy metrics: both runs' item files are loaded as scripts
+     (no fetch, so this works over file://) and the items are paired by id, as on the diff pages. */
+  var itemFiles = {};
+  function loadItems(runHref) {
+    var slug = runHref.replace(/^runs\//, "").replace(/\.html$/, "");
+    var key = "items:" + slug;
+    if (!itemFiles[key]) {
+      itemFiles[key] = new Promise(function (resolve) {
+        if ((window.BBDATA || {})[key]) { resolve(window.BBDATA[key]); return; }
+        var script = document.createElement("script");
+        script.src = "runs/" + slug + ".items.js";
+        script.onload = function () { resolve((window.BBDATA || {})[key] || null); };
+        script.onerror = function () { resolve(null); };
+        document.body.appendChild(script);
+      });
+    }
+    return itemFiles[key];
+  }
+  function verdicts(rows, metric) {
+    var out = new Map();
+    var multi = new Set();
+    rows.forEach(function (r) { if (r[1] > 1) { multi.add(r[0]); } });
+    rows.forEach(function (r) {
+      if (r[1] !== 1 || multi.has(r[0]) || r[2] === "error") { return; }
+      var extra = r[12] && typeof r[12] === "object" ? r[12] : {};
+      var v = typeof extra["correct_" + metric] === "boolean" ? extra["correct_" + metric] : r[3];
+      if (typeof v === "boolean") { out.set(r[0], v); }
+    });
+    return out;
+  }
+  function mcnemarP(b, c) {
+    var n = b + c;
+    if (n === 0) { return 1; }
+    var k = Math.min(b, c), logTerm = -n * Math.LN2, logs = [logTerm];
+    for (var i = 0; i < k; i += 1) { logTerm += Math.log(n - i) - Math.log(i + 1); logs.push(logTerm); }
+    var top = Math.max.apply(null, logs);
+    var sum = logs.reduce(function (acc, x) { return acc + Math.exp(x - top); }, 0);
+    return Math.min(1, 2 * Math.exp(top) * sum);
+  }
+  function pairedCell(col, ea, eb) {
+    var td = el("td", { "class": "num" });
+    if (!ea || !eb || ["accuracy", "acc", "acc_norm"].indexOf(col.metric) < 0) {
+      td.textContent = "—";
+      td.title = "paired tests in the browser cover accuracy metrics; diff pages cover Elo and scores";
+      return td;
+    }
+    td.textContent = "…";
+    Promise.all([loadItems(ea[4]), loadItems(eb[4])]).then(function (both) {
+      if (!both[0] || !both[1]) { td.textContent = "—"; return; }
+      var a = verdicts(both[0], col.metric), b = verdicts(both[1], col.metric);
+      var n = 0, aOnly = 0, bOnly = 0;
+      b.forEach(function (vb, id) {
+        if (!a.has(id)) { return; }
+        n += 1;
+        if (a.get(id) && !vb) { aOnly += 1; } else if (!a.get(id) && vb) { bOnly += 1; }
+      });
+      var p = mcnemarP(aOnly, bOnly);
+      td.textContent = n ? "p = " + (p < 0.001 ? "<0.001" : p.toFixed(3)) : "—";
+      td.title = "exact McNemar on " + n + " paired items: " + bOnly + " only B right, " + aOnly + " only A right";
+      if (n && p < 0.05) { td.className += " sig"; }
+    });
+    return td;
+  }
+
   if (data.models.length < 2) {
     out.appendChild(el("p", { "class": "empty-note" }, "Comparing needs at least two models with finished runs."));
     return;
@@ -80,9 +144,11 @@
     var va = data.values[a] || {}, vb = data.values[b] || {};
     var wrap = el("div", { "class": "table-wrap" });
     var table = el("table", { "class": "data", id: "compare-table" });
-    table.appendChild(el("caption", {}, "Headlines of the current runs (Δ = B − A; each side's own 95% interval)"));
+    table.appendChild(el("caption", {}, "Headlines of the current runs (Δ = B − A; each side's own 95% interval; " +
+      "accuracy metrics also get an exact McNemar test on the items both runs scored)"));
     var head = el("thead"); var hr = el("tr");
-    [["Benchmark", ""], ["Metric", ""], ["A: " + a, "num"], ["B: " + b, "num"], ["Δ (B − A)", "num"]].forEach(function (h) {
+    [["Benchmark", ""], ["Metric", ""], ["A: " + a, "num"], ["B: " + b, "num"], ["Δ (B − A)", "num"],
+     ["Paired test", "num"]].forEach(function (h) {
       hr.appendChild(el("th", { scope: "col", "class": h[1] }, h[0]));
     });
     head.appendChild(hr); table.appendChild(head);
@@ -99,6 +165,7 @@
       tr.appendChild(valueCell(col.kind, ea, ea && ea[5], ea && ea[6]));
       tr.appendChild(valueCell(col.kind, eb, eb && eb[5], eb && eb[6]));
       tr.appendChild(deltaCell(col.kind, col.higher, ea, eb));
+      tr.appendChild(pairedCell(col, ea, eb));
       body.appendChild(tr);
     });
     table.appendChild(body);
