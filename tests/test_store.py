@@ -187,3 +187,27 @@ def test_two_writer_processes_both_complete(tmp_path):
         assert p.returncode == 0, err
     s = Store(tmp_path)
     assert s.query("SELECT run_id, count(*) FROM attempts GROUP BY 1 ORDER BY 1").rows == [("w0", 60), ("w1", 60)]
+
+
+
+def test_opening_waits_while_another_process_is_creating_the_file(tmp_path):
+    """DuckDB creates the file before writing its header; nobody may open it half-created."""
+    import fcntl
+    import time
+
+    path = tmp_path / "bananabench.duckdb"
+    guard = open(tmp_path / ".bananabench.duckdb.lock", "a")
+    fcntl.flock(guard, fcntl.LOCK_EX)  # we are "creating" the database...
+    path.write_bytes(b"")  # ...and DuckDB has not written the header yet
+    code = "import sys; from evaluators.core.store import Store; print(Store(sys.argv[1]).schema_version())"
+    proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], env=cli_env(), cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    assert proc.poll() is None, proc.communicate()  # it waits instead of failing on the empty file
+    path.unlink()
+    duckdb.connect(str(path)).close()  # the creation finishes
+    fcntl.flock(guard, fcntl.LOCK_UN)
+    guard.close()
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert out.strip() == str(SCHEMA_VERSION)

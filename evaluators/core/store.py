@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import fcntl
 import json
 import os
 import random
@@ -243,7 +244,8 @@ class Store:
         delay = 0.01
         while True:
             try:
-                con = duckdb.connect(str(self.path), read_only=read_only)
+                with self._creation_guard():
+                    con = duckdb.connect(str(self.path), read_only=read_only)
                 con.execute("SET enable_progress_bar = false")  # no bars in our logs or output
                 return con
             except duckdb.IOException as exc:
@@ -255,6 +257,27 @@ class Store:
                 raise EvaluationFailure(f"{self.path}: cannot open the results database: {exc}") from exc
             time.sleep(delay * random.uniform(0.5, 1.5))
             delay = min(delay * 2, 0.25)
+
+    @contextlib.contextmanager
+    def _creation_guard(self) -> Iterator[None]:
+        """Serialise the creation of the database file against other processes opening it.
+
+        DuckDB creates the file before it writes its header, so a second process could open a
+        half-created file ("not a valid DuckDB database file"). Whoever may create it holds an
+        exclusive flock on a side file while connecting; everyone else holds a shared one.
+        """
+        exclusive = not self.path.exists()
+        try:
+            fh = open(self.path.with_name(f".{self.path.name}.lock"), "a")
+        except OSError:  # a read-only results folder: nobody can be creating the file there
+            yield
+            return
+        with fh:
+            fcntl.flock(fh, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def connection(self, timeout: float | None = None) -> Iterator[Any]:
@@ -282,11 +305,7 @@ class Store:
 
     @contextlib.contextmanager
     def read(self, timeout: float | None = None) -> Iterator[Any]:
-        """A read-only connection (creating and migrating the database first if needed).
-
-        An up-to-date database is never opened for writing here, so readers work on a read-only
-        copy and beside other read-only connections to the same file in this process.
-        """
+        """A read-only connection; a missing or outdated database is created/migrated first."""
         if not self._migrated and not self._current_schema(timeout):
             with self.write(timeout=timeout):
                 pass
@@ -295,6 +314,22 @@ class Store:
             yield con
         finally:
             con.close()
+
+    def _current_schema(self, timeout: float | None) -> bool:
+        """True when the file exists at our schema version (so a read-only folder can be read)."""
+        if not self.path.exists():
+            return False
+        con = self._open(read_only=True, timeout=timeout)
+        try:
+            row = con.execute(
+                "SELECT max(version) FROM schema_migrations"
+            ).fetchone() if con.execute(
+                "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'"
+            ).fetchone()[0] else None
+        finally:
+            con.close()
+        self._migrated = bool(row) and row[0] == SCHEMA_VERSION
+        return self._migrated
 
     # -- schema ------------------------------------------------------------------------------
 
@@ -320,22 +355,6 @@ class Store:
             )
             con.execute("COMMIT")
         self._migrated = True
-
-    def _current_schema(self, timeout: float | None) -> bool:
-        """True if the database exists at the newest schema version (checked read-only)."""
-        import duckdb
-
-        if not self.path.is_file():
-            return False
-        con = self._open(read_only=True, timeout=timeout)
-        try:
-            version = con.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
-        except duckdb.Error:
-            return False
-        finally:
-            con.close()
-        self._migrated = version == SCHEMA_VERSION
-        return self._migrated
 
     def schema_version(self) -> int:
         with self.read() as con:
