@@ -17,6 +17,7 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import math
 import os
 import re
 import resource
@@ -30,7 +31,7 @@ from typing import Any
 
 from evaluators import __version__
 from evaluators.core.errors import BadInput
-from evaluators.core.export import export_store
+from evaluators.core.export import EXPORT_TABLES, export_store
 from evaluators.core.store import Store
 from evaluators.publish import apps, fmt
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
@@ -395,8 +396,8 @@ class SiteBuilder:
                 if cell is None:
                     continue
                 s = cell.score
-                per[str(i)] = [s.value, s.ci_low, s.ci_high, s.n, self.links.run(cell.run_id), cell.official,
-                               s.reportable]
+                per[str(i)] = [_finite(s.value), _finite(s.ci_low), _finite(s.ci_high), s.n,
+                               self.links.run(cell.run_id), cell.official, s.reportable]
                 if col.headline:
                     headline_runs[(row.model, col.benchmark.name, col.split)] = cell.run_id
             values[row.model] = per
@@ -407,16 +408,19 @@ class SiteBuilder:
                 if s.scope != "overall" and s.metric == metric:
                     key = f"{bench}|{split}"
                     categories.setdefault(model, {}).setdefault(key, {})[f"{s.scope}: {s.key}"] = \
-                        [s.value, s.ci_low, s.ci_high, s.n]
+                        [_finite(s.value), _finite(s.ci_low), _finite(s.ci_high), s.n]
         diffs = [[m, b, p] for (m, b), p in self.links.diffs.items()]
         data = {"models": models, "columns": columns, "values": values, "categories": categories, "diffs": diffs}
         self.write("assets/summaries.js", f"window.BBDATA=window.BBDATA||{{}};BBDATA.summaries={_js_literal(data)};\n")
         self.render("compare.html.j2", "compare.html", title="Compare two models")
 
     def table_counts(self) -> list[tuple[str, int]]:
-        from evaluators.core.export import EXPORT_TABLES
-
         return [(t, self.q.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in EXPORT_TABLES]
+
+
+def _finite(value: float | None) -> float | None:
+    """NaN and infinities (not JSON) become null."""
+    return value if value is None or math.isfinite(value) else None
 
 
 def _write_file(target: Path, text: str) -> None:
