@@ -12,6 +12,7 @@ Delta = model − baseline throughout; `a` is the baseline run, `b` the model's 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -144,8 +145,16 @@ def paired_test(metric: str, pairs: list[PairedItem], *, seed: int = SEED,
     return TestResult("none", len(pairs), note=f"{metric} has no per-item decomposition; no paired test")
 
 
+@functools.lru_cache(maxsize=16)
+def _counts(n: int, n_resamples: int, seed: int) -> np.ndarray:
+    """Resample counts, shared by every test on n items (deterministic in (n, n_resamples, seed))."""
+    counts = stats.resample_counts(n, n_resamples, seed).astype(np.int32)
+    counts.flags.writeable = False
+    return counts
+
+
 def _mean_bootstrap(diff: np.ndarray, seed: int, n_resamples: int) -> stats.PairedDelta:
-    counts = stats.resample_counts(len(diff), n_resamples, seed)
+    counts = _counts(len(diff), n_resamples, seed)
     return stats.summarize_resamples(float(diff.mean()), counts @ diff / len(diff), len(diff),
                                      "paired bootstrap (mean over items)")
 
@@ -164,7 +173,7 @@ def _elo_test(pairs: list[PairedItem], *, seed: int, n_resamples: int) -> TestRe
     ya = np.array([_verdict(p.a, "elo") for p in usable])
     yb = np.array([_verdict(p.b, "elo") for p in usable])
     observed = stats.fixed_item_elo(yb, items, weight).rating - stats.fixed_item_elo(ya, items, weight).rating
-    w = stats.resample_counts(len(usable), n_resamples, seed) * weight
+    w = _counts(len(usable), n_resamples, seed) * weight
     deltas = stats.fixed_item_elo_batch(yb, items, w) - stats.fixed_item_elo_batch(ya, items, w)
     return _from_delta(stats.summarize_resamples(observed, deltas, len(usable), "paired bootstrap (Elo refit)"))
 
@@ -175,7 +184,7 @@ def _weighted_test(pairs: list[PairedItem], *, seed: int, n_resamples: int) -> T
     if not rows:
         return TestResult("none", 0, note="no item-level values to pair")
     a, b, w = (np.array(c, dtype=float) for c in zip(*rows, strict=True))
-    counts = stats.resample_counts(len(rows), n_resamples, seed) * w
+    counts = _counts(len(rows), n_resamples, seed) * w
     observed = float(np.dot(w, b - a) / w.sum())
     deltas = counts @ (b - a) / counts.sum(axis=1)
     return _from_delta(stats.summarize_resamples(observed, deltas, len(rows), "paired bootstrap (weighted)"))
@@ -247,6 +256,8 @@ def diff_models(q: Queries, model: str, baseline: str, *, seed: int = SEED,
     if not mine:
         raise BadInput(f"model {model!r} has no finished runs to compare")
     common = sorted(set(mine) & set(theirs), key=lambda k: (_bench_rank(q, k[0]), k))
+    q.load_outcomes([theirs[k]["run_id"] for k in common])
+    q.load_outcomes([mine[k]["run_id"] for k in common])
     summaries = {s.run_id: s for s in q.summaries([mine[k] for k in common] + [theirs[k] for k in common])}
     benches = [compare_runs(q, summaries[theirs[k]["run_id"]], summaries[mine[k]["run_id"]], seed=seed,
                             n_resamples=n_resamples) for k in common]

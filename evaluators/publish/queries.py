@@ -30,6 +30,8 @@ from evaluators.publish.fmt import is_count
 EVALUATOR_ORDER = ("loglik", "chat", "agent", "modes")
 # Overall metrics shown beside a benchmark's headline on the leaderboard when a run has them.
 SECONDARY_METRICS = ("pcmd", "manual_grade")
+# How many runs' per-item outcomes `Queries.item_outcomes` keeps (diffs reuse a baseline's runs).
+OUTCOME_CACHE_RUNS = 64
 # Attempt statuses that mean "the infrastructure failed", never "the model was wrong".
 ERROR_STATUSES = ("error",)
 
@@ -258,6 +260,7 @@ class Queries:
         self.root = Path(root)
         self.private = private
         self._benchmarks: dict[str, Benchmark] | None = None
+        self._outcomes: dict[str, dict[str, dict[str, Any]]] = {}
 
     @classmethod
     @contextlib.contextmanager
@@ -592,19 +595,38 @@ class Queries:
         raise BadInput(f"--baseline {text!r}: no model or run of that name in the store")
 
     def paired_items(self, run_a: str, run_b: str) -> Pairing:
-        """Items both runs scored, with per-run outcomes aggregated over attempts (errors excluded).
+        """Items both runs scored, with per-run outcomes aggregated over attempts (see `item_outcomes`)."""
+        a, b = self.item_outcomes(run_a), self.item_outcomes(run_b)
+        pairs = [PairedItem(item, a[item]["category"] or b[item]["category"], a[item], b[item])
+                 for item in sorted(set(a) & set(b), key=_natural)]
+        return Pairing(pairs, len(set(a) - set(b)), len(set(b) - set(a)))
 
-        Per run and item: `n` attempts, mean `score` (a missing score counts `correct` as 0/1),
-        `correct` (of a single attempt, else None), the status of each attempt, `weight`,
-        `item_elo` (from `extra.item_elo`), `group_pass` (mean over `extra.group` groups — or over
-        all attempts — of whether any attempt was correct) and per-metric correctness from
-        `extra.correct_<metric>` where an evaluator records several verdicts per attempt.
+    def item_outcomes(self, run_id: str) -> dict[str, dict[str, Any]]:
+        """Per item of a run, aggregated over its attempts with infrastructure errors excluded.
+
+        `n` attempts, mean `score` (a missing score counts `correct` as 0/1), `correct` (of a
+        single attempt, else None), the status of each attempt, `weight`, `item_elo` (from
+        `extra.item_elo`), `group_pass` (mean over `extra.group` groups — or over all attempts —
+        of whether any attempt was correct), per-metric verdicts from `extra.correct_<metric>`
+        (an evaluator that records several verdicts per attempt), prediction and reference
+        (redacted for ids-only benchmarks). Kept for the last runs asked: a baseline's runs are
+        paired with every other model's.
         """
+        if run_id not in self._outcomes:
+            self.load_outcomes([run_id])
+        self._outcomes[run_id] = self._outcomes.pop(run_id)  # most recently used last
+        return self._outcomes[run_id]
+
+    def load_outcomes(self, run_ids: list[str]) -> None:
+        """Compute `item_outcomes` of several runs in one pass over the attempts."""
+        wanted = [r for r in dict.fromkeys(run_ids) if r not in self._outcomes]
+        if not wanted:
+            return
         sql = """
             WITH per_group AS (
                 SELECT run_id, item_id, coalesce(json_extract_string(extra, '$.group'), '') AS grp,
                        max(CASE WHEN correct THEN 1 ELSE 0 END) AS any_correct
-                FROM attempts WHERE run_id IN (?, ?) AND status NOT IN (SELECT unnest(?))
+                FROM attempts WHERE run_id IN (SELECT unnest(?)) AND status NOT IN (SELECT unnest(?))
                 GROUP BY ALL),
             per_item AS (
                 SELECT run_id, item_id, any_value(category) AS category,
@@ -618,25 +640,23 @@ class Queries:
                        CASE WHEN count(*) = 1 THEN any_value(extra) END AS extra,
                        CASE WHEN count(*) = 1 THEN any_value(prediction) END AS prediction,
                        CASE WHEN count(*) = 1 THEN any_value(reference) END AS reference
-                FROM attempts WHERE run_id IN (?, ?) GROUP BY run_id, item_id)
+                FROM attempts WHERE run_id IN (SELECT unnest(?)) GROUP BY run_id, item_id)
             SELECT p.*, g.group_pass FROM per_item p LEFT JOIN (
                 SELECT run_id, item_id, avg(any_correct) AS group_pass FROM per_group GROUP BY ALL
-            ) g USING (run_id, item_id) ORDER BY item_id"""
+            ) g USING (run_id, item_id)"""
         errors = list(ERROR_STATUSES)
-        rows = self._rows(sql, [run_a, run_b, errors, errors, errors, run_a, run_b])
-        redact = {run_id: self.redacted(self._runs[run_id]["benchmark"]) for run_id in (run_a, run_b)}
-        by_run: dict[str, dict[str, dict[str, Any]]] = {run_a: {}, run_b: {}}
-        for r in rows:
+        redact = {r: self.redacted(self._runs[r]["benchmark"]) for r in wanted}
+        out: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in wanted}
+        for r in self._rows(sql, [wanted, errors, errors, errors, wanted]):
             extra = _dict(r.pop("extra"))
             if redact[r["run_id"]]:
                 r["prediction"] = r["reference"] = None
             r["verdicts"] = {k[len("correct_"):]: v for k, v in extra.items()
                              if k.startswith("correct_") and isinstance(v, bool)}
-            by_run[r["run_id"]][r["item_id"]] = r
-        a, b = by_run[run_a], by_run[run_b]
-        pairs = [PairedItem(item, a[item]["category"] or b[item]["category"], a[item], b[item])
-                 for item in sorted(set(a) & set(b), key=_natural)]
-        return Pairing(pairs, len(set(a) - set(b)), len(set(b) - set(a)))
+            out[r.pop("run_id")][r["item_id"]] = r
+        self._outcomes.update(out)
+        while len(self._outcomes) > max(OUTCOME_CACHE_RUNS, len(wanted)):
+            self._outcomes.pop(next(iter(self._outcomes)))
 
 
 def _rank_key(row: LeaderboardRow, columns: list[Column]) -> tuple:
