@@ -215,3 +215,16 @@ def test_queries_need_a_database(tmp_path):
     with pytest.raises(BadInput, match="no results database"), Queries.open(Store(tmp_path / "empty")):
         pass
     assert not (tmp_path / "empty").exists()
+
+
+def test_benchmark_registration_never_loosens_policy_or_blanks_the_headline(tmp_path):
+    store = Store(tmp_path / "r")
+    store.ensure_benchmark("gated", "loglik", policy="ids-only", title="Gated", headline_metric="elo", version="1.1")
+    store.ensure_benchmark("gated", "loglik")  # a caller that passes nothing but the name
+    row = store.query("SELECT policy, title, headline_metric, version FROM benchmarks WHERE benchmark = 'gated'").rows
+    assert row == [("ids-only", "Gated", "elo", "1.1")]
+    store.ensure_benchmark("gated", "loglik", title="Gated 2", headline_metric="accuracy")
+    row = store.query("SELECT policy, title, headline_metric FROM benchmarks WHERE benchmark = 'gated'").rows
+    assert row == [("ids-only", "Gated 2", "accuracy")]
+    store.ensure_benchmark("plain", "chat")
+    assert store.query("SELECT title, policy FROM benchmarks WHERE benchmark = 'plain'").rows == [("plain", "public")]
