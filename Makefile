@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 PI_DIR := evaluators/agent/pi
 PI_STAMP := $(PI_DIR)/node_modules/.package-lock.json
 
-.PHONY: demo test venv system-deps lint docs clean-venv pi
+.PHONY: demo test venv system-deps lint docs clean-venv pi validate-tasks
 
 $(STAMP): pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ test: venv system-deps pi
 
 lint: venv
 	$(VENV)/bin/ruff check evaluators tests benchmarks
+
+## Check every agent task in the podman sandbox: it must fail on its start state and pass with its solution.
+validate-tasks: venv system-deps pi
+	$(VENV)/bin/bananabench agent lint
+	$(VENV)/bin/bananabench agent validate
 
 ## Regenerate the CLI and schema sections of README.md from the code.
 docs: venv

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
     "run_chat", "evaluate_modes", "generate_modes", "run_modes", "run_agent",
-    "publish_site", "report",
+    "run_loglik", "publish_site", "report",
 ]
 
 
@@ -70,6 +70,29 @@ def export(store: Store | str | None, out_dir: str | os.PathLike, fmt: str = "pa
            private: bool = False) -> list:
     """Write every table as Parquet/CSV, dropping ids-only item text unless `private`."""
     return export_store(_store(store), out_dir, fmt, private=private)
+
+
+def run_loglik(*, bench: str, model: str, name: str | None = None,
+               results: Store | str | os.PathLike | None = None,
+               data: str | None = None, data_revision: str | None = None, revision: str | None = None,
+               backend: str = "hf", device: str = "auto", dtype: str = "auto", threads: int | None = None,
+               batch_size: int | None = 8, max_batch_tokens: int | None = None, add_bos: bool = False,
+               out_dir: str | os.PathLike | None = None, resume: bool = False,
+               limit: int | None = None) -> dict[str, Any]:
+    """Score `model` on Base Bench 1.1 (`bench="base-bench"`) or base-evals splits (`"base-evals[:A,B]"`).
+
+    Returns {"benchmark", "runs": [{"run_id", "dir", "report"}...]} (plus a combined "report" for
+    base-evals). Raises BadInput for bad data or flags (before any run exists).
+    """
+    from evaluators.loglik.run import LoglikOptions
+    from evaluators.loglik.run import run_loglik as _run
+
+    return _run(LoglikOptions(
+        bench=bench, model=str(model), name=name, data=data,
+        results=str(results.root if isinstance(results, Store) else results) if results is not None else None,
+        data_revision=data_revision, revision=revision, backend=backend, device=device, dtype=dtype,
+        threads=threads, batch_size=batch_size, max_batch_tokens=max_batch_tokens, add_bos=add_bos,
+        out_dir=None if out_dir is None else str(out_dir), resume=resume, limit=limit))
 
 
 def run_agent(*, name: str, base_url: str, results: str | os.PathLike | None = None, **options: Any) -> dict[str, Any]:

@@ -21,6 +21,7 @@ log = logging.getLogger("bananabench")
 
 # Step modules in the order they run; each has `TITLE` and `run(ctx)`.
 STEP_MODULES: tuple[str, ...] = (
+    "evaluators.loglik.demo",
     "evaluators.agent.demo",
     "evaluators.chat.demo",
     "evaluators.modes.demo",

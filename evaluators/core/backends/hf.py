@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.core import data
-from evaluators.core.backends.base import Backend, GenerationRequest, GenerationResult, ModelIdentity
+from evaluators.core.backends.base import (
+    Backend,
+    GenerationRequest,
+    GenerationResult,
+    LoglikRequest,
+    LoglikResult,
+    ModelIdentity,
+)
 from evaluators.core.errors import BadInput
 
 log = logging.getLogger("bananabench")
@@ -98,7 +105,27 @@ class HFBackend(Backend):
 
         return sample(self.model, self.tokenizer, requests, device=str(self.device), max_length=self.max_length)
 
+    # -- log-likelihood scoring (backends/hf_loglik.py) -------------------------------------------
+
+    def configure_loglik(self, *, max_contexts: int | None = 8, token_budget: int | None = None) -> None:
+        """Batching for `loglikelihood`: at most `max_contexts` contexts and `token_budget` tokens per step."""
+        from evaluators.core.backends.hf_loglik import PackedScorer
+
+        self._loglik = PackedScorer(self.model, max_contexts=max_contexts, token_budget=token_budget)
+
+    def loglikelihood(self, requests: Sequence[LoglikRequest]) -> Iterator[tuple[int, LoglikResult]]:
+        """Exact continuation log-probs, each context computed once (see `hf_loglik.PackedScorer`)."""
+        if getattr(self, "_loglik", None) is None:
+            self.configure_loglik()
+        return self._loglik.score(requests)
+
+    def describe_loglik(self) -> dict[str, Any]:
+        """How `loglikelihood` computed its scores (path taken, budget after any out-of-memory backoff)."""
+        scorer = getattr(self, "_loglik", None)
+        return scorer.describe() if scorer is not None else {}
+
     def close(self) -> None:
+        self._loglik = None
         model = self.__dict__.pop("model", None)
         if model is not None and str(self.device).startswith("cuda"):
             import torch

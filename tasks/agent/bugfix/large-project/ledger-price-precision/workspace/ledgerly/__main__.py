@@ -1,0 +1,3 @@
+from ledgerly.cli import main
+
+raise SystemExit(main())

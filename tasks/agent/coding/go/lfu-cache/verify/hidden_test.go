@@ -1,0 +1,166 @@
+package lfu
+
+import (
+	"math/rand"
+	"testing"
+	"time"
+)
+
+// naive is an obviously correct O(n) reference.
+type naive struct {
+	capacity int
+	clock    int
+	value    map[int]int
+	freq     map[int]int
+	used     map[int]int
+}
+
+func newNaive(capacity int) *naive {
+	return &naive{capacity: capacity, value: map[int]int{}, freq: map[int]int{}, used: map[int]int{}}
+}
+
+func (n *naive) get(key int) (int, bool) {
+	v, ok := n.value[key]
+	if !ok {
+		return 0, false
+	}
+	n.clock++
+	n.freq[key]++
+	n.used[key] = n.clock
+	return v, true
+}
+
+func (n *naive) put(key, value int) {
+	if n.capacity <= 0 {
+		return
+	}
+	n.clock++
+	if _, ok := n.value[key]; ok {
+		n.value[key] = value
+		n.freq[key]++
+		n.used[key] = n.clock
+		return
+	}
+	if len(n.value) >= n.capacity {
+		victim, first := 0, true
+		for k := range n.value {
+			if first || n.freq[k] < n.freq[victim] || (n.freq[k] == n.freq[victim] && n.used[k] < n.used[victim]) {
+				victim, first = k, false
+			}
+		}
+		delete(n.value, victim)
+		delete(n.freq, victim)
+		delete(n.used, victim)
+	}
+	n.value[key] = value
+	n.freq[key] = 1
+	n.used[key] = n.clock
+}
+
+func TestExample(t *testing.T) {
+	c := New(2)
+	c.Put(1, 1)
+	c.Put(2, 2)
+	if v, ok := c.Get(1); !ok || v != 1 {
+		t.Fatalf("Get(1) = %v, %v", v, ok)
+	}
+	c.Put(3, 3) // evicts 2 (freq 1) rather than 1 (freq 2)
+	if _, ok := c.Get(2); ok {
+		t.Fatal("key 2 should have been evicted")
+	}
+	c.Get(3)
+	c.Put(4, 4) // 1 and 3 both have freq 2; 1 is least recently used
+	if _, ok := c.Get(1); ok {
+		t.Fatal("key 1 should have been evicted (LRU among equal counts)")
+	}
+	if v, ok := c.Get(3); !ok || v != 3 {
+		t.Fatalf("Get(3) = %v, %v", v, ok)
+	}
+	if v, ok := c.Get(4); !ok || v != 4 {
+		t.Fatalf("Get(4) = %v, %v", v, ok)
+	}
+	if c.Len() != 2 {
+		t.Fatalf("Len = %d", c.Len())
+	}
+}
+
+func TestZeroCapacity(t *testing.T) {
+	c := New(0)
+	c.Put(1, 1)
+	if _, ok := c.Get(1); ok || c.Len() != 0 {
+		t.Fatal("zero-capacity cache stored a key")
+	}
+}
+
+func TestUpdateCountsAsUse(t *testing.T) {
+	c := New(2)
+	c.Put(1, 10)
+	c.Put(2, 20)
+	c.Put(1, 11) // key 1 now used twice
+	c.Put(3, 30) // evicts 2
+	if v, ok := c.Get(1); !ok || v != 11 {
+		t.Fatalf("Get(1) = %v, %v; want 11", v, ok)
+	}
+	if _, ok := c.Get(2); ok {
+		t.Fatal("key 2 should have been evicted")
+	}
+	if c.Len() != 2 {
+		t.Fatalf("Len = %d", c.Len())
+	}
+}
+
+func TestRandomAgainstReference(t *testing.T) {
+	rng := rand.New(rand.NewSource(42))
+	for round := 0; round < 400; round++ {
+		capacity := rng.Intn(8)
+		keys := 1 + rng.Intn(14)
+		c, ref := New(capacity), newNaive(capacity)
+		for op := 0; op < 300; op++ {
+			k := rng.Intn(keys)
+			if rng.Intn(2) == 0 {
+				v := rng.Intn(1000)
+				c.Put(k, v)
+				ref.put(k, v)
+			} else {
+				gv, gok := c.Get(k)
+				wv, wok := ref.get(k)
+				if gv != wv || gok != wok {
+					t.Fatalf("round %d op %d: Get(%d) = %v,%v want %v,%v (capacity %d)", round, op, k, gv, gok, wv, wok, capacity)
+				}
+			}
+			if c.Len() != len(ref.value) {
+				t.Fatalf("round %d op %d: Len = %d want %d", round, op, c.Len(), len(ref.value))
+			}
+		}
+	}
+}
+
+func TestMillionOpsFast(t *testing.T) {
+	done := make(chan time.Duration, 1)
+	go func() {
+		start := time.Now()
+		rng := rand.New(rand.NewSource(7))
+		c := New(100000)
+		for i := 0; i < 1000000; i++ {
+			k := rng.Intn(300000)
+			if i%3 == 0 {
+				c.Get(k)
+			} else {
+				c.Put(k, i)
+			}
+		}
+		// all keys equally hot: every eviction has many ties
+		for i := 0; i < 200000; i++ {
+			c.Put(1000000+i, i)
+		}
+		done <- time.Since(start)
+	}()
+	select {
+	case d := <-done:
+		if d > 3*time.Second {
+			t.Fatalf("1.2M operations took %v", d)
+		}
+	case <-time.After(6 * time.Second):
+		t.Fatal("1.2M operations did not finish within 6s")
+	}
+}

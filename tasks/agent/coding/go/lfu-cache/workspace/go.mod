@@ -1,0 +1,3 @@
+module lfu
+
+go 1.19

@@ -1,0 +1,3 @@
+module rangeset
+
+go 1.19

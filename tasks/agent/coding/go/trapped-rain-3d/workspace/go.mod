@@ -1,0 +1,3 @@
+module terrain
+
+go 1.19

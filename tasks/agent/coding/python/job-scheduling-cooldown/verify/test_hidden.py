@@ -1,0 +1,123 @@
+"""Hidden tests: the returned schedule must be feasible and reach the optimum; small random cases
+against exhaustive search, big ones against an independent reference, with a time limit."""
+
+import random
+import signal
+import time
+import unittest
+from itertools import combinations
+
+from schedule import best_schedule
+
+
+def feasible(jobs, chosen, cooldown):
+    picked = sorted((jobs[i] for i in chosen), key=lambda j: j[0])
+    for a, b in zip(picked, picked[1:]):
+        if b[0] < a[1] + cooldown:
+            return False
+    return len(set(chosen)) == len(chosen)
+
+
+def exhaustive(jobs, cooldown):
+    best = 0
+    for r in range(1, len(jobs) + 1):
+        for combo in combinations(range(len(jobs)), r):
+            if feasible(jobs, combo, cooldown):
+                best = max(best, sum(jobs[i][2] for i in combo))
+    return best
+
+
+def reference(jobs, cooldown):
+    # DP over distinct start times from right to left: f(t) = best profit using jobs starting >= t.
+    starts = sorted({s for s, _, _ in jobs})
+    by_start = {}
+    for s, e, p in jobs:
+        by_start.setdefault(s, []).append((e, p))
+    import bisect
+    f = [0] * (len(starts) + 1)
+    for idx in range(len(starts) - 1, -1, -1):
+        value = f[idx + 1]
+        for e, p in by_start[starts[idx]]:
+            nxt = bisect.bisect_left(starts, e + cooldown)
+            value = max(value, p + f[nxt])
+        f[idx] = value
+    return f[0]
+
+
+class Timeout(Exception):
+    pass
+
+
+def timed(fn, *args, limit):
+    def on_alarm(signum, frame):
+        raise Timeout()
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(int(limit * 3) + 1)
+    try:
+        t0 = time.perf_counter()
+        return fn(*args), time.perf_counter() - t0
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+class Hidden(unittest.TestCase):
+    def check(self, jobs, cooldown, want):
+        total, chosen = best_schedule(list(jobs), cooldown)
+        self.assertEqual(total, want, f"jobs={jobs} cooldown={cooldown}")
+        self.assertTrue(all(0 <= i < len(jobs) for i in chosen), "index out of range")
+        self.assertTrue(feasible(jobs, chosen, cooldown), f"infeasible schedule {chosen}")
+        self.assertEqual(sum(jobs[i][2] for i in chosen), total, "chosen jobs don't add up to the total")
+        self.assertEqual(chosen, sorted(chosen, key=lambda i: jobs[i][0]), "chosen not sorted by start")
+
+    def test_examples(self):
+        self.check([], 0, 0)
+        self.check([(1, 3, 50), (3, 5, 20)], 0, 70)
+        self.check([(1, 3, 50), (3, 5, 20)], 1, 50)
+        self.check([(1, 3, 50), (4, 5, 20)], 1, 70)
+        self.check([(1, 2, -5), (3, 4, 0)], 0, 0)
+        self.check([(1, 10, 100), (1, 4, 60), (5, 10, 60)], 1, 120)
+        self.check([(1, 10, 100), (1, 4, 60), (5, 10, 60)], 2, 100)
+        self.check([(0, 5, 7)] * 3, 0, 7)
+
+    def test_random_small_exhaustive(self):
+        rng = random.Random(3)
+        for _ in range(700):
+            n = rng.randint(0, 9)
+            jobs = []
+            for _ in range(n):
+                s = rng.randint(0, 20)
+                jobs.append((s, s + rng.randint(1, 8), rng.randint(-5, 30)))
+            cooldown = rng.choice([0, 0, 1, 2, 5])
+            with self.subTest(jobs=jobs, cooldown=cooldown):
+                self.check(jobs, cooldown, exhaustive(jobs, cooldown))
+
+    def test_random_medium_reference(self):
+        rng = random.Random(4)
+        for _ in range(200):
+            n = rng.randint(10, 80)
+            jobs = []
+            for _ in range(n):
+                s = rng.randint(0, 200)
+                jobs.append((s, s + rng.randint(1, 40), rng.randint(-20, 100)))
+            cooldown = rng.randint(0, 15)
+            self.check(jobs, cooldown, reference(jobs, cooldown))
+
+    def test_large(self):
+        rng = random.Random(5)
+        for n, horizon, length, cooldown in ((200_000, 10 ** 9, 10 ** 5, 7), (200_000, 10 ** 6, 50, 0),
+                                             (100_000, 10 ** 5, 10 ** 4, 1000)):
+            jobs = []
+            for _ in range(n):
+                s = rng.randint(0, horizon)
+                jobs.append((s, s + rng.randint(1, length), rng.randint(-1000, 10 ** 6)))
+            want = reference(jobs, cooldown)
+            (total, chosen), elapsed = timed(best_schedule, jobs, cooldown, limit=4.0)
+            self.assertEqual(total, want)
+            self.assertTrue(feasible(jobs, chosen, cooldown))
+            self.assertEqual(sum(jobs[i][2] for i in chosen), total)
+            self.assertLess(elapsed, 4.0, f"n={n} took {elapsed:.1f}s")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,3 @@
+module example.com/confini
+
+go 1.19

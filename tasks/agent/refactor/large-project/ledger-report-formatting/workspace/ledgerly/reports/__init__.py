@@ -1,0 +1,1 @@
+"""Reports: balance (account tree), register (postings with running total), activity (per period)."""

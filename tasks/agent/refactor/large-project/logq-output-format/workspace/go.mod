@@ -1,0 +1,3 @@
+module example.com/logq
+
+go 1.19

@@ -1,0 +1,88 @@
+package query
+
+import (
+	"sort"
+
+	"example.com/logq/internal/record"
+)
+
+// Result is a table: column names and one record per row.
+type Result struct {
+	Columns []string
+	Rows    []*record.Record
+}
+
+// Run applies the pipeline's stages in order.
+func Run(pl *Pipeline, records []*record.Record) (*Result, error) {
+	env := NewEnv()
+	rows := records
+	var columns []string // nil: all fields, in order of first appearance
+	for _, st := range pl.Stages {
+		var err error
+		switch s := st.(type) {
+		case *Where:
+			rows, err = filter(env, s.Cond, rows)
+		case *Fields:
+			columns = append([]string(nil), s.Names...)
+		case *Stats:
+			rows, columns, err = runStats(env, s, rows)
+		case *Sort:
+			rows = sortRows(s.Keys, rows)
+		case *Limit:
+			if len(rows) > s.N {
+				rows = rows[:s.N]
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if columns == nil {
+		columns = allColumns(rows)
+	}
+	return &Result{Columns: columns, Rows: rows}, nil
+}
+
+func filter(env *Env, cond Expr, rows []*record.Record) ([]*record.Record, error) {
+	kept := rows[:0:0]
+	for _, r := range rows {
+		v, err := env.Eval(cond, r)
+		if err != nil {
+			return nil, err
+		}
+		if v.Truthy() {
+			kept = append(kept, r)
+		}
+	}
+	return kept, nil
+}
+
+func sortRows(keys []SortKey, rows []*record.Record) []*record.Record {
+	sorted := append([]*record.Record(nil), rows...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		for _, k := range keys {
+			a, _ := sorted[i].Get(k.Name)
+			b, _ := sorted[j].Get(k.Name)
+			if c := record.Compare(a, b); c != 0 {
+				return (c < 0) != k.Desc
+			}
+		}
+		return false
+	})
+	return sorted
+}
+
+// allColumns lists every field name in order of first appearance.
+func allColumns(rows []*record.Record) []string {
+	var columns []string
+	seen := map[string]bool{}
+	for _, r := range rows {
+		for _, name := range r.Order {
+			if !seen[name] {
+				seen[name] = true
+				columns = append(columns, name)
+			}
+		}
+	}
+	return columns
+}
