@@ -18,7 +18,7 @@ import pytest
 from evaluators.chat.datasets import SAMPLES_DIR
 from evaluators.core.store import Store
 from evaluators.publish import fmt
-from tests.conftest import run_cli
+from tests.conftest import REPO, run_cli
 from tests.helpers.site_check import page_problems, site_pages
 from tests.mock_openai import MockOpenAI, Reply, Rule
 
@@ -36,10 +36,24 @@ def chat(results: Path, name: str, **mock) -> None:
     assert proc.returncode == 0, proc.stderr
 
 
+BASE_BENCH = REPO / "tasks" / "samples" / "base-bench"
+
+
+def loglik(results: Path, name: str, model: str) -> None:
+    proc = run_cli("loglik", "run", "--bench", "base-bench", "--data", str(BASE_BENCH), "--model", model,
+                   "--name", name, "--results", str(results), "--device", "cpu", "--dtype", "float32",
+                   "--threads", "1")
+    assert proc.returncode == 0, proc.stderr
+
+
 @pytest.fixture(scope="module")
-def real(tmp_path_factory) -> tuple[Path, Path]:
+def real(tmp_path_factory, tiny_model) -> tuple[Path, Path]:
+    from evaluators.core.tinymodel import cached_tiny
+
     work = tmp_path_factory.mktemp("real")
     results = work / "results"
+    loglik(results, "steady", tiny_model["path"])
+    loglik(results, EVIL, cached_tiny(REPO / ".cache" / "test-models", seed=1, gguf=False)["path"])
     chat(results, "steady", default="The answer is A")
     chat(results, EVIL, default=EVIL_OUTPUT,
          rules=[Rule(match="notebooks", reply=Reply(content="#### 14")),
@@ -68,7 +82,7 @@ def test_site_shows_the_stored_numbers(real):
         if headline and headline[0]["value"] is not None:
             assert f">{fmt.number(bench[0], headline[0]['value'])}<" in index, (run["benchmark"], bench)
             shown += 1
-    assert shown >= 7  # three chat tasks for both models, ModeBench for one
+    assert shown >= 9  # Base Bench and three chat tasks for both models, ModeBench for one
     assert "ARC-Challenge (generative, letter answer)" in index
 
 
@@ -111,3 +125,30 @@ def test_report_on_real_runs(real):
     assert "exact McNemar" in proc.stdout and "\\<img" in proc.stdout
     assert re.search(r"(?<!\\)<img", proc.stdout) is None  # markdown cannot carry the model's HTML
     assert "ModeBench" in run_cli("report", "--results", str(results), "--compare").stdout
+
+
+def test_gated_sample_text_is_in_no_published_file(real):
+    """Base Bench is ids-only: none of the sample's contexts or continuations leave the store."""
+    _, site = real
+    texts = set()
+    for line in (BASE_BENCH / "data" / "test.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        texts.add(record["context"])
+        texts.update(c.strip() for c in record["continuations"])
+    published = [p for p in site.rglob("*") if p.is_file() and p.suffix != ".parquet"]
+    for path in published:
+        content = path.read_text(encoding="utf-8", errors="replace")
+        leaked = [t for t in texts if len(t) > 12 and t in content]
+        assert leaked == [], f"{path}: {leaked[:3]}"
+
+
+def test_elo_diff_on_real_loglik_runs(real):
+    results, site = real
+    from evaluators.publish.diff import diff_models
+    from evaluators.publish.queries import Queries
+
+    with Queries.open(Store(results)) as q:
+        bench = next(b for b in diff_models(q, EVIL, "steady").benches if b.benchmark.name == "base-bench")
+    test = bench.headline.test
+    assert test.method == "paired bootstrap (Elo refit)" and test.n == bench.paired > 0
+    assert bench.headline.a.value is not None and bench.headline.b.value is not None
