@@ -67,9 +67,10 @@ def query(store: Store | str | None, sql: str, params: list[Any] | None = None) 
 
 
 def export(store: Store | str | None, out_dir: str | os.PathLike, fmt: str = "parquet", *,
-           private: bool = False) -> list:
-    """Write every table as Parquet/CSV, dropping ids-only item text unless `private`."""
-    return export_store(_store(store), out_dir, fmt, private=private)
+           private: bool = False, include_hidden: bool = False) -> list:
+    """Write every table as Parquet/CSV, dropping ids-only item text unless `private` and hidden runs
+    unless `include_hidden`."""
+    return export_store(_store(store), out_dir, fmt, private=private, include_hidden=include_hidden)
 
 
 def run_loglik(*, bench: str, model: str, name: str | None = None,

@@ -36,6 +36,7 @@ class DemoContext:
     store: Store
     work: Path
     site: Path
+    model_name: str = "tiny-llama"  # one leaderboard row for the tiny model, whatever serves it
     tiny_model: Path | None = None
     tiny_gguf: Path | None = None
     notes: list[str] = field(default_factory=list)
