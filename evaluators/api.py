@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
     "run_chat", "evaluate_modes", "generate_modes", "run_modes", "run_agent",
-    "run_loglik",
+    "run_loglik", "publish_site", "report",
 ]
 
 
@@ -67,9 +67,10 @@ def query(store: Store | str | None, sql: str, params: list[Any] | None = None) 
 
 
 def export(store: Store | str | None, out_dir: str | os.PathLike, fmt: str = "parquet", *,
-           private: bool = False) -> list:
-    """Write every table as Parquet/CSV, dropping ids-only item text unless `private`."""
-    return export_store(_store(store), out_dir, fmt, private=private)
+           private: bool = False, include_hidden: bool = False) -> list:
+    """Write every table as Parquet/CSV, dropping ids-only item text unless `private` and hidden runs
+    unless `include_hidden`."""
+    return export_store(_store(store), out_dir, fmt, private=private, include_hidden=include_hidden)
 
 
 def run_loglik(*, bench: str, model: str | os.PathLike | None, name: str | None = None,
@@ -208,3 +209,24 @@ def run_modes(*, out: str | os.PathLike | None = None, results: Store | str | os
                            on_draw_error=on_draw_error, resume=resume)
     return generate_and_evaluate(_store(results), tasks, source, opts, min_defined_prompts=min_defined_prompts,
                                  workers=workers, allow_partial=allow_partial)
+
+
+def publish_site(store: Store | str | os.PathLike | None = None, out: str | os.PathLike = "site", *,
+                 private: bool = False, include_apps: bool = False, baselines: list[str] | tuple[str, ...] = (),
+                 templates: str | os.PathLike | None = None) -> Any:
+    """Render the store into a static site in `out` (see `bananabench publish`); returns a BuildResult."""
+    from evaluators.publish.builder import publish
+
+    return publish(_store(store), out, private=private, include_apps=include_apps, baselines=baselines,
+                   templates=templates)
+
+
+def report(store: Store | str | os.PathLike | None = None, *, model: str | None = None,
+           baselines: list[str] | tuple[str, ...] = (), compare: bool = False, markdown: bool = False,
+           private: bool = False) -> str:
+    """The text of `bananabench report`: leaderboard, a model's report, baseline diffs or the comparison."""
+    from evaluators.publish.queries import Queries
+    from evaluators.publish.report import build_report
+
+    with Queries.open(_store(store), private=private) as q:
+        return build_report(q, model=model, baselines=baselines, compare_all=compare, markdown=markdown)

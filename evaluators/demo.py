@@ -25,6 +25,7 @@ STEP_MODULES: tuple[str, ...] = (
     "evaluators.agent.demo",
     "evaluators.chat.demo",
     "evaluators.modes.demo",
+    "evaluators.publish.demo",  # last: the site from every run above
 )
 
 
@@ -35,6 +36,7 @@ class DemoContext:
     store: Store
     work: Path
     site: Path
+    model_name: str = "tiny-llama"  # one leaderboard row for the tiny model, whatever serves it
     tiny_model: Path | None = None
     tiny_gguf: Path | None = None
     notes: list[str] = field(default_factory=list)

@@ -34,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=FORMATS, default="parquet")
     p.add_argument("--private", action="store_true",
                    help="include item text of ids-only benchmarks (never publish such an export)")
+    p.add_argument("--include-hidden", action="store_true", help="include hidden runs (left out by default)")
     p.set_defaults(func=cmd_export)
 
     p = verbs.add_parser("merge", help="bring in runs from another results directory or .duckdb file")
@@ -87,7 +88,8 @@ def cmd_query(args) -> int:
 
 
 def cmd_export(args) -> int:
-    files = export_store(Store(args.results), args.dir, args.format, private=args.private)
+    files = export_store(Store(args.results), args.dir, args.format, private=args.private,
+                         include_hidden=args.include_hidden)
     print(f"exported {len(files)} tables to {args.dir}")
     return 0
 

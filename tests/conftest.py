@@ -41,3 +41,23 @@ def tiny_model() -> dict:
     from evaluators.core.tinymodel import cached_tiny
 
     return cached_tiny(REPO / ".cache" / "test-models", gguf=True)
+
+
+@pytest.fixture(scope="session")
+def publish_store(tmp_path_factory) -> tuple[Path, dict]:
+    """A results store with realistic runs of every evaluator (see tests/helpers/publish_fixture.py)."""
+    from tests.helpers.publish_fixture import build
+
+    root = tmp_path_factory.mktemp("publish") / "results"
+    return root, build(root)
+
+
+@pytest.fixture(scope="session")
+def published_site(publish_store, tmp_path_factory) -> Path:
+    """`bananabench publish --baseline beta-3b --include-apps` of `publish_store`, built once."""
+    root, _ = publish_store
+    out = tmp_path_factory.mktemp("site") / "site"
+    proc = run_cli("publish", "--results", str(root), "--out", str(out), "--baseline", "beta-3b", "--include-apps")
+    assert proc.returncode == 0, proc.stderr
+    assert str((out / "index.html").resolve()) in proc.stdout
+    return out

@@ -158,6 +158,12 @@ def test_export_drops_item_text_of_ids_only_benchmarks(tmp_path):
     assert "raw text g1" in (tmp_path / "private" / "attempts.csv").read_text()
     with pytest.raises(BadInput, match="not empty"):
         export_store(s, tmp_path / "pub", "csv")
+    s.set_hidden("open", True)
+    export_store(s, tmp_path / "visible", "parquet")
+    assert [r["run_id"] for r in pq.read_table(tmp_path / "visible" / "runs.parquet").to_pylist()] == ["gated"]
+    assert {r["run_id"] for r in pq.read_table(tmp_path / "visible" / "attempts.parquet").to_pylist()} == {"gated"}
+    export_store(s, tmp_path / "everything", "parquet", include_hidden=True)
+    assert len(pq.read_table(tmp_path / "everything" / "runs.parquet")) == 2
     with pytest.raises(BadInput, match="format"):
         export_store(s, tmp_path / "x", "xml")
 

@@ -24,8 +24,8 @@ def run(ctx) -> None:
     from evaluators.core.llamacpp import LlamaServer
 
     assert ctx.tiny_gguf is not None
-    with LlamaServer(ctx.tiny_gguf, n_ctx=32768, alias="tiny-demo", threads=1) as server:
-        summary = api.run_agent(name="tiny-demo", base_url=server.base_url, results=ctx.store.root,
+    with LlamaServer(ctx.tiny_gguf, n_ctx=32768, alias=ctx.model_name, threads=1) as server:
+        summary = api.run_agent(name=ctx.model_name, base_url=server.base_url, results=ctx.store.root,
                                 tasks_dir=str(_tasks_dir()), categories=["smoke"], max_tokens=64,
                                 timeout_s=180, idle_s=90, parallel=1)
     overall = {s["metric"]: s["value"] for s in summary["scores"] if s["scope"] == "overall"}

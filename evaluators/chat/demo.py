@@ -17,7 +17,7 @@ def run(ctx: Any) -> None:
     from evaluators.core.llamacpp import LlamaServer
 
     with LlamaServer(ctx.tiny_gguf, n_ctx=2048, parallel=2, alias="tiny") as server:
-        results = api.run_chat(["arc", "mmlu", "gsm8k"], base_url=server.base_url, name="tiny-llama",
+        results = api.run_chat(["arc", "mmlu", "gsm8k"], base_url=server.base_url, name=ctx.model_name,
                                data=SAMPLES_DIR, max_tokens={"arc": 48, "mmlu": 48, "gsm8k": 48},
                                results=ctx.store)
     for res in results:

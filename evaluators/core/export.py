@@ -3,6 +3,7 @@
 For an `ids-only` benchmark (gated or licensed content such as Base Bench 1.1) the item
 text — predictions, references, raw outputs in `extra` — is dropped; ids, categories and
 correctness stay. `private=True` keeps everything, for sites that are not published.
+Hidden runs (`store hide`) stay out of an export unless `include_hidden=True`.
 """
 
 from __future__ import annotations
@@ -24,17 +25,25 @@ _TEXT_COLUMNS = {
 }
 
 
-def _select(table: str, columns: list[str], private: bool) -> str:
-    text = set(_TEXT_COLUMNS.get(table, ())) if not private else set()
-    if not text:
+_RUN_TABLES = ("attempts", "choices", "scores", "attempt_metrics")
+
+
+def _select(table: str, columns: list[str], private: bool, include_hidden: bool) -> str:
+    """The SELECT that exports one table: item text of ids-only benchmarks nulled, hidden runs left out."""
+    if table == "runs":
+        return "SELECT * FROM runs" + ("" if include_hidden else " WHERE NOT hidden")
+    if table == "models" and not include_hidden:
+        return "SELECT * FROM models WHERE name IN (SELECT model_name FROM runs WHERE NOT hidden)"
+    if table not in _RUN_TABLES:
         return f"SELECT * FROM {table}"
+    text = set() if private else set(_TEXT_COLUMNS.get(table, ()))
     exprs = [
         f"CASE WHEN p.policy = 'ids-only' THEN NULL ELSE t.{c} END AS {c}" if c in text else f"t.{c}"
         for c in columns
     ]
     return (
         f"SELECT {', '.join(exprs)} FROM {table} t JOIN runs r ON r.run_id = t.run_id "
-        f"LEFT JOIN benchmarks p ON p.benchmark = r.benchmark"
+        f"LEFT JOIN benchmarks p ON p.benchmark = r.benchmark" + ("" if include_hidden else " WHERE NOT r.hidden")
     )
 
 
@@ -43,7 +52,7 @@ EXPORT_TABLES = ("benchmarks", "models", "runs", "attempts", "choices", "scores"
 
 
 def export_store(store: Store, out_dir: str | os.PathLike, fmt: str = "parquet", *, private: bool = False,
-                 overwrite: bool = False) -> list[Path]:
+                 overwrite: bool = False, include_hidden: bool = False) -> list[Path]:
     """Write one file per table into `out_dir` (atomically: all files appear together)."""
     if fmt not in FORMATS:
         raise BadInput(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -60,7 +69,7 @@ def export_store(store: Store, out_dir: str | os.PathLike, fmt: str = "parquet",
                 target = tmp / f"{table}.{fmt}"
                 options = "FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER true"
                 path_sql = str(target).replace("'", "''")
-                con.execute(f"COPY ({_select(table, columns, private)}) TO '{path_sql}' ({options})")
+                con.execute(f"COPY ({_select(table, columns, private, include_hidden)}) TO '{path_sql}' ({options})")
                 written.append(out / target.name)
         if out.exists():
             shutil.rmtree(out)

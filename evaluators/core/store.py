@@ -245,7 +245,9 @@ class Store:
         while True:
             try:
                 with self._creation_guard():
-                    return duckdb.connect(str(self.path), read_only=read_only)
+                    con = duckdb.connect(str(self.path), read_only=read_only)
+                con.execute("SET enable_progress_bar = false")  # no bars in our logs or output
+                return con
             except duckdb.IOException as exc:
                 if not _is_lock_error(exc):
                     raise EvaluationFailure(f"{self.path}: cannot open the results database: {exc}") from exc
@@ -374,14 +376,26 @@ class Store:
         extra: dict | None = None,
         con=None,
     ) -> None:
-        """Register (or update) a benchmark and its redistribution policy."""
+        """Register (or update) a benchmark and its redistribution policy.
+
+        Updating never loosens the policy (once `ids-only`, always `ids-only`: a caller that
+        forgets the policy must not publish gated text) and never blanks a field it leaves out
+        (title, version, headline metric, description, extra).
+        """
         if policy not in POLICIES:
             raise BadInput(f"benchmark {benchmark}: policy must be one of {POLICIES}, not {policy!r}")
         sql = (
-            "INSERT OR REPLACE INTO benchmarks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO benchmarks VALUES (?, ?, coalesce(?, ?), ?, ?, ?, ?, ?, ?) ON CONFLICT (benchmark) DO UPDATE SET "
+            "evaluator = excluded.evaluator, title = coalesce(?, benchmarks.title), "
+            "version = coalesce(excluded.version, benchmarks.version), "
+            "policy = CASE WHEN benchmarks.policy = 'ids-only' THEN 'ids-only' ELSE excluded.policy END, "
+            "headline_metric = coalesce(excluded.headline_metric, benchmarks.headline_metric), "
+            "higher_is_better = excluded.higher_is_better, "
+            "description = coalesce(excluded.description, benchmarks.description), "
+            "extra = coalesce(excluded.extra, benchmarks.extra)"
         )
-        params = [benchmark, evaluator, title or benchmark, version, policy, headline_metric,
-                  higher_is_better, description, _json(extra)]
+        params = [benchmark, evaluator, title, benchmark, version, policy, headline_metric,
+                  higher_is_better, description, _json(extra), title]
         if con is not None:
             con.execute(sql, params)
             return

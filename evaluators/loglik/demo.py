@@ -13,7 +13,7 @@ SAMPLES = Path(__file__).resolve().parents[2] / "tasks" / "samples"
 def run(ctx: DemoContext) -> None:
     from evaluators import api
 
-    common = {"model": str(ctx.tiny_model), "name": "tiny-llama", "results": ctx.store.root, "device": "cpu",
+    common = {"model": str(ctx.tiny_model), "name": ctx.model_name, "results": ctx.store.root, "device": "cpu",
               "dtype": "float32", "threads": 1}  # one thread: a tiny model only loses to thread contention
     bench = api.run_loglik(bench="base-bench", data=str(SAMPLES / "base-bench"), **common)
     rep = bench["runs"][0]["report"]

@@ -42,7 +42,7 @@ def run(ctx: Any) -> None:
                      f"{recorded.attempts} attempts)")
     with LlamaServer(ctx.tiny_gguf, n_ctx=4096, parallel=2, alias="tiny") as server:
         outcome = api.run_modes(
-            input=files["tasks"], base_url=server.base_url, name="tiny-llama", results=ctx.store,
+            input=files["tasks"], base_url=server.base_url, name=ctx.model_name, results=ctx.store,
             out=files["dir"] / "tiny-responses.jsonl", k=4, groups=2, max_tokens=24, seed=1, concurrency=2)
     ctx.notes.append(f"modes: tiny model on the walkthrough tasks -> run {outcome.run_id} ({outcome.status}, "
                      f"{outcome.attempts} attempts)")

@@ -1,0 +1,531 @@
+"""`bananabench publish`: render the store into a static site that works from disk and from a sub-path.
+
+Every link is relative and nothing is fetched at run time: item-level data ships as script files
+that pages include, so the site opens over `file://` as well as on GitHub Pages. Pages carry a
+Content-Security-Policy that allows only the site's own files (no inline script, no network).
+Model-written text is escaped by Jinja's autoescape and inserted with `textContent` in scripts.
+
+The site is built in a temporary folder beside `--out` and swapped in at the end, so a failed
+build never leaves half a site; an existing `--out` is replaced only if an earlier publish made it.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import datetime as dt
+import hashlib
+import json
+import logging
+import math
+import os
+import re
+import resource
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evaluators import __version__
+from evaluators.core.errors import BadInput
+from evaluators.core.export import EXPORT_TABLES, export_store
+from evaluators.core.store import Store
+from evaluators.publish import apps, fmt
+from evaluators.publish.diff import Diff, diff_models, diff_pairs
+from evaluators.publish.queries import Attempt, Leaderboard, Queries, RunSummary
+
+log = logging.getLogger("bananabench")
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+MARKER = ".bananabench-site"
+ARTIFACT_CAP = 100_000  # bytes of one text artifact shown on an attempt page
+TEXT_ARTIFACTS = (".md", ".diff", ".patch", ".log", ".txt")  # events.jsonl stays in the results folder
+FIRST_ARTIFACTS = ("final_message.md", "changes.diff", "verify.log")
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
+
+@dataclass
+class BuildResult:
+    path: Path
+    pages: int
+    files: int
+    bytes: int
+    seconds: float
+    cpu_seconds: float  # all threads; DuckDB's exports and item data run beside the page rendering
+    main_thread_cpu_seconds: float
+    leaderboard_bytes: int
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _hash(text: str, n: int = 8) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:n]
+
+
+def _slugify(text: str) -> str:
+    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.")[:40].strip("-.") or "x"
+
+
+class Slugs:
+    """Stable, unique, filesystem- and URL-safe names for model names, run ids, benchmarks."""
+
+    def __init__(self) -> None:
+        self._by_text: dict[str, str] = {}
+        self._taken: set[str] = set()
+
+    def __call__(self, text: str) -> str:
+        if text in self._by_text:
+            return self._by_text[text]
+        slug = text if _SAFE_NAME.match(text) else f"{_slugify(text)}-{_hash(text)}"
+        if slug.lower() in self._taken:  # also distinct on case-insensitive file systems
+            slug = f"{_slugify(text)}-{_hash(text, 16)}"
+        self._taken.add(slug.lower())
+        self._by_text[text] = slug
+        return slug
+
+
+class Links:
+    """Site-root-relative paths of every page; templates prefix them with `root`."""
+
+    def __init__(self) -> None:
+        self.model_slug, self.run_slug, self.bench_slug = Slugs(), Slugs(), Slugs()
+        self.diffs: dict[tuple[str, str], str] = {}
+
+    def model(self, name: str) -> str:
+        return f"models/{self.model_slug(name)}.html"
+
+    def run(self, run_id: str) -> str:
+        return f"runs/{self.run_slug(run_id)}.html"
+
+    def items(self, run_id: str) -> str:
+        return f"runs/{self.run_slug(run_id)}.items.js"
+
+    def bench(self, name: str) -> str:
+        return f"benchmarks/{self.bench_slug(name)}.html"
+
+    def attempt(self, run_id: str, item_id: str, attempt: int) -> str:
+        return f"attempts/{self.run_slug(run_id)}/{_slugify(item_id)}-{_hash(item_id, 6)}-{attempt}.html"
+
+    def app(self, run_id: str, item_id: str, attempt: int) -> str:
+        return f"apps/{self.run_slug(run_id)}/{_slugify(item_id)}-{_hash(item_id, 6)}-{attempt}"
+
+    def media(self, run_id: str, item_id: str, attempt: int, kind: str, suffix: str) -> str:
+        return f"media/{self.run_slug(run_id)}/{_slugify(item_id)}-{_hash(item_id, 6)}-{attempt}-{kind}{suffix}"
+
+    def diff(self, model: str, baseline: str) -> str | None:
+        return self.diffs.get((model, baseline))
+
+    def add_diff(self, model: str, baseline: str) -> str:
+        path = f"diffs/{self.model_slug(model)}--vs--{_slugify(baseline)}-{_hash(baseline)}.html"
+        self.diffs[(model, baseline)] = path
+        return path
+
+
+def _when(value: Any) -> str:
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%d %H:%M UTC")
+    return "—" if value is None else str(value)
+
+
+def _pretty(value: Any, limit: int = 20_000) -> str:
+    text = json.dumps(value, indent=2, sort_keys=True, default=str, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit:,} more characters)"
+
+
+def _environment(templates: Path):
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates)),
+        autoescape=True,  # every template, whatever its name: model text is always escaped
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(
+        val=lambda v, metric: fmt.value(metric, v),
+        num=lambda v, metric: fmt.number(metric, v),
+        pm=lambda s: fmt.half_width(s.metric, s.ci_low, s.ci_high),
+        interval=lambda s: fmt.interval(s.metric, s.ci_low, s.ci_high),
+        delta=lambda v, metric: fmt.delta(metric, v),
+        pval=fmt.p_value,
+        metric=fmt.metric_label,
+        secs=fmt.seconds,
+        when=_when,
+        pretty=_pretty,
+        statuses=fmt.statuses,
+    )
+    return env
+
+
+def _js_literal(obj: Any) -> str:
+    """JSON that is also a safe JavaScript literal (U+2028/2029 escaped by ensure_ascii)."""
+    return json.dumps(obj, ensure_ascii=True, separators=(",", ":"), default=str, allow_nan=False)
+
+
+class SiteBuilder:
+    """Renders one site into `self.out` (a fresh folder)."""
+
+    def __init__(self, q: Queries, out: Path, *, templates: Path, include_apps: bool, baselines: list[str],
+                 io: concurrent.futures.Executor):
+        self.q = q
+        self.io = io
+        self._pending: list[concurrent.futures.Future] = []
+        self.out = out
+        self.env = _environment(templates)
+        self.templates = templates
+        self.include_apps = include_apps
+        self.baselines = baselines
+        self.links = Links()
+        self.pages = 0
+        self.generated = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        self.benchmarks = q.ordered_benchmarks()
+        self.timings: dict[str, float] = {}
+        for run in q.runs():  # fix every run's slug up front: background threads only look them up
+            self.links.run_slug(run["run_id"])
+
+    # -- output ------------------------------------------------------------------------------
+
+    def write(self, path: str, text: str) -> None:
+        """Queue a file for writing on the I/O threads (the GIL is free while they wait on the disk)."""
+        self._pending.append(self.io.submit(_write_file, self.out / path, text))
+
+    def flush(self) -> None:
+        """Wait for every queued write; the first failure is raised."""
+        pending, self._pending = self._pending, []
+        for job in pending:
+            job.result()
+
+    def render(self, template: str, path: str, **context: Any) -> None:
+        root = "../" * path.count("/")
+        page = self.env.get_template(template).render(
+            root=root, path=path, links=self.links, fmt=fmt, benchmarks=self.benchmarks,
+            generated=self.generated, version=__version__, private=self.q.private,
+            has_diffs=bool(self.links.diffs), **context)
+        self.write(path, page)
+        self.pages += 1
+
+    def _timed(self, name: str, fn, *args) -> Any:
+        t0 = time.perf_counter()
+        result = fn(*args)
+        self.timings[name] = round(time.perf_counter() - t0, 3)
+        return result
+
+    # -- the build ---------------------------------------------------------------------------
+
+    def build(self) -> Leaderboard:
+        self._timed("assets", self.copy_assets)
+        diffs = self._timed("diffs", self.compute_diffs)
+        leaderboard = self._timed("leaderboard", self.leaderboard)
+        self._timed("benchmarks", self.benchmark_pages)
+        self._timed("models+runs", self.model_pages)
+        self._timed("gallery", self.gallery)
+        self._timed("diff pages", self.diff_pages, diffs)
+        self._timed("compare", self.compare, leaderboard)
+        self.render("data.html.j2", "data.html", tables=self.table_counts(), title="Data downloads")
+        self.write(MARKER, f"bananabench {__version__}\n")
+        self.write(".nojekyll", "")
+        self.flush()
+        return leaderboard
+
+    def copy_assets(self) -> None:
+        static = self.templates / "static"
+        if not static.is_dir():
+            raise BadInput(f"{self.templates}: no static/ folder with the site's CSS and JavaScript")
+        shutil.copytree(static, self.out / "assets")
+
+    def compute_diffs(self) -> list[Diff]:
+        diffs = []
+        for model, baseline in diff_pairs(self.q, self.baselines):
+            try:
+                diff = diff_models(self.q, model, baseline)
+            except BadInput as exc:
+                log.warning("no diff page for %s vs %s: %s", model, baseline, exc)
+                continue
+            self.links.add_diff(model, baseline)
+            diffs.append(diff)
+        return diffs
+
+    def leaderboard(self) -> Leaderboard:
+        board = self.q.leaderboard()
+        groups: list[tuple[Any, int]] = []
+        for col in board.columns:
+            if groups and groups[-1][0] is col.benchmark:
+                groups[-1] = (col.benchmark, groups[-1][1] + 1)
+            else:
+                groups.append((col.benchmark, 1))
+        self.render("leaderboard.html.j2", "index.html", board=board, groups=groups, title="Leaderboard")
+        return board
+
+    def benchmark_pages(self) -> None:
+        for bench in self.benchmarks:
+            view = self.q.benchmark_view(bench.name)
+            self.render("benchmark.html.j2", self.links.bench(bench.name), view=view, bench=bench,
+                        title=bench.title)
+
+    def model_pages(self) -> None:
+        for model in self.q.models():
+            view = self.q.model_view(model)
+            diffs = [(b, p) for (m, b), p in self.links.diffs.items() if m == model]
+            diffs += [(m, p) for (m, b), p in self.links.diffs.items() if b == model]
+            self.render("model.html.j2", self.links.model(model), view=view, title=model, diffs=diffs)
+            for summary in view.runs:
+                self.run_page(summary)
+
+    def run_page(self, summary: RunSummary) -> None:
+        agent = summary.benchmark.evaluator == "agent"
+        errors = self.q.errors(summary.run_id)
+        attempts = self.q.attempts(summary.run_id) if agent else []
+        # Read every attempt's files on the I/O threads, render the pages here.
+        for att, files in zip(attempts, self.io.map(self.attempt_files, attempts), strict=True):
+            self.attempt_page(summary, att, *files)
+        self.render("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
+                    agent=agent, redacted=self.q.redacted(summary.benchmark.name),
+                    title=f"{summary.run['model_name']} · {summary.benchmark.title}")
+
+    def attempt_files(self, att: Attempt) -> tuple[dict[str, str], list[tuple[str, str]], str | None]:
+        """Screenshots copied into the site, text artifacts and checklist of one attempt (thread-safe)."""
+        return self.copy_screenshots(att), self.read_artifacts(att), self.read_text(att.extra.get("checklist"))
+
+    def attempt_page(self, summary: RunSummary, att: Attempt, shots: dict[str, str],
+                     artifacts: list[tuple[str, str]], checklist: str | None) -> None:
+        app = self.publish_app(att) if self.include_apps else None
+        self.render("attempt.html.j2", self.links.attempt(att.run_id, att.item_id, att.attempt), s=summary, a=att,
+                    shots=shots, artifacts=artifacts, app=app, checklist=checklist,
+                    title=f"{att.item_id} #{att.attempt} · {summary.run['model_name']}")
+
+    def items_files(self, con: Any) -> None:
+        """Each run's item rows as a script file; runs in a background thread on its own cursor `con`."""
+        # Agent runs show their attempts server-side (with metrics and artifacts) instead.
+        wanted = sorted(r["run_id"] for r in self.q.runs() if self.q.benchmark(r["benchmark"]).evaluator != "agent")
+        for run_id, rows_json in self.q.items_json(wanted, con=con):
+            key = self.links.run_slug(run_id)
+            payload = rows_json.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+            _write_file(self.out / self.links.items(run_id),
+                        f'(window.BBDATA=window.BBDATA||{{}})["items:{key}"]={payload};\n')
+
+    # -- artifacts ---------------------------------------------------------------------------
+
+    def read_text(self, relpath: Any) -> str | None:
+        path = self.q.resolve(relpath)
+        return _read_capped(path) if path is not None and path.is_file() else None
+
+    def read_artifacts(self, att: Attempt) -> list[tuple[str, str]]:
+        """The attempt's text artifacts (not symlinks: the folder holds model-written files)."""
+        folder = self.q.resolve(att.extra.get("artifacts"))
+        if folder is None or not folder.is_dir():
+            return []
+        with os.scandir(folder) as entries:
+            files = [e for e in entries if e.is_file(follow_symlinks=False) and e.name.endswith(TEXT_ARTIFACTS)]
+        files.sort(key=lambda e: (FIRST_ARTIFACTS.index(e.name) if e.name in FIRST_ARTIFACTS else 99, e.name))
+        return [(e.name, _read_capped(Path(e.path))) for e in files]
+
+    def copy_screenshots(self, att: Attempt) -> dict[str, str]:
+        """Copy the attempt's screenshots into the site (images only, checked by their magic bytes)."""
+        shots = att.extra.get("screenshots")
+        out: dict[str, str] = {}
+        if not isinstance(shots, dict):
+            return out
+        for kind in ("desktop", "mobile"):
+            path = self.q.resolve(shots.get(kind))
+            if path is None or not path.is_file():
+                continue
+            suffix = apps.image_suffix(path)
+            if suffix is None:
+                log.warning("%s: not a PNG/JPEG/WebP image; not published", path)
+                continue
+            target = self.links.media(att.run_id, att.item_id, att.attempt, kind, suffix)
+            (self.out / target).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, self.out / target)
+            out[kind] = target
+        return out
+
+    def publish_app(self, att: Attempt) -> str | None:
+        entry = apps.find_entry(self.q, att)
+        if entry is None:
+            return None
+        folder = self.links.app(att.run_id, att.item_id, att.attempt)
+        index = apps.copy_app(entry, self.out / folder)
+        if index is None:
+            return None
+        page = folder + ".html"
+        self.render("app.html.j2", page, a=att, src=f"{Path(folder).name}/{index}",
+                    model=self.q.run(att.run_id)["model_name"], title=f"App: {att.item_id}")
+        return page
+
+    # -- gallery, diffs, compare -------------------------------------------------------------
+
+    def gallery(self) -> None:
+        entries = self.q.gallery()
+        cards = []
+        for e in entries:
+            app = self.links.app(e.run_id, e.attempt.item_id, e.attempt.attempt) + ".html"
+            cards.append({"e": e, "shots": self.copy_screenshots(e.attempt),
+                          "checklist": self.read_text(e.attempt.extra.get("checklist")),
+                          "attempt": self.links.attempt(e.run_id, e.attempt.item_id, e.attempt.attempt),
+                          "app": app if (self.out / app).exists() else None})
+        tasks: dict[str, list[dict]] = {}
+        for card in cards:
+            tasks.setdefault(card["e"].attempt.item_id, []).append(card)
+        self.render("gallery.html.j2", "gallery.html", tasks=tasks, title="Gallery")
+
+    def diff_pages(self, diffs: list[Diff]) -> None:
+        for diff in diffs:
+            self.render("diff.html.j2", self.links.diff(diff.model, diff.baseline), d=diff,
+                        title=f"{diff.model} vs {diff.baseline}")
+        self.render("diffs.html.j2", "diffs/index.html", diffs=diffs, title="Diffs")
+
+    def compare(self, board: Leaderboard) -> None:
+        """The compare picker reads precomputed per-benchmark summaries from a script file."""
+        columns = []
+        for col in board.columns:
+            columns.append({"bench": col.benchmark.name, "title": col.benchmark.title, "split": col.split,
+                            "metric": col.metric, "label": fmt.metric_label(col.metric),
+                            "kind": _kind(col.metric), "higher": col.benchmark.higher_is_better, "headline": col.headline,
+                            "href": self.links.bench(col.benchmark.name)})
+        models = [row.model for row in board.rows]
+        values: dict[str, dict[str, list]] = {}
+        categories: dict[str, dict[str, dict[str, list]]] = {}
+        headline_runs = {}
+        for row in board.rows:
+            per: dict[str, list] = {}
+            for i, col in enumerate(board.columns):
+                cell = row.cells.get(col.key)
+                if cell is None:
+                    continue
+                s = cell.score
+                per[str(i)] = [_finite(s.value), _finite(s.ci_low), _finite(s.ci_high), s.n,
+                               self.links.run(cell.run_id), cell.official, s.reportable]
+                if col.headline:
+                    headline_runs[(row.model, col.benchmark.name, col.split)] = cell.run_id
+            values[row.model] = per
+        by_run = self.q.scores(list(headline_runs.values()))
+        for (model, bench, split), run_id in headline_runs.items():
+            metric = self.q.benchmark(bench).headline_metric
+            for s in by_run.get(run_id, []):
+                if s.scope != "overall" and s.metric == metric:
+                    key = f"{bench}|{split}"
+                    categories.setdefault(model, {}).setdefault(key, {})[f"{s.scope}: {s.key}"] = \
+                        [_finite(s.value), _finite(s.ci_low), _finite(s.ci_high), s.n]
+        diffs = [[m, b, p] for (m, b), p in self.links.diffs.items()]
+        data = {"models": models, "columns": columns, "values": values, "categories": categories, "diffs": diffs}
+        self.write("assets/summaries.js", f"window.BBDATA=window.BBDATA||{{}};BBDATA.summaries={_js_literal(data)};\n")
+        self.render("compare.html.j2", "compare.html", title="Compare two models")
+
+    def table_counts(self) -> list[tuple[str, int]]:
+        return [(t, self.q.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in EXPORT_TABLES]
+
+
+def _finite(value: float | None) -> float | None:
+    """NaN and infinities (not JSON) become null."""
+    return value if value is None or math.isfinite(value) else None
+
+
+def _write_file(target: Path, text: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+
+
+def _read_capped(path: Path) -> str:
+    """A text file for a page: at most ARTIFACT_CAP bytes, undecodable bytes replaced."""
+    with open(path, "rb") as fh:
+        data = fh.read(ARTIFACT_CAP + 1)
+    text = data[:ARTIFACT_CAP].decode("utf-8", errors="replace")
+    if len(data) > ARTIFACT_CAP:
+        text += f"\n… (truncated; the full file is {path.stat().st_size:,} bytes in the results folder)"
+    return text
+
+
+def _kind(metric: str) -> str:
+    if fmt.is_fraction(metric):
+        return "fraction"
+    if metric in fmt.RATING_METRICS:
+        return "rating"
+    if metric in fmt.GRADE_METRICS:
+        return "grade"
+    return "count" if fmt.is_count(metric) else "number"
+
+
+def _prepare_out(out: Path) -> None:
+    if out.exists() and not (out / MARKER).exists() and (not out.is_dir() or any(out.iterdir())):
+        raise BadInput(f"{out}: exists and was not made by `bananabench publish`; choose another --out")
+    if out.resolve() in (Path.cwd().resolve(), Path.home().resolve(), Path("/")):
+        raise BadInput(f"{out}: refusing to publish over this folder; choose another --out")
+
+
+def _swap_in(tmp: Path, out: Path) -> None:
+    """Replace `out` by the freshly built `tmp` (two renames; the old site is removed afterwards)."""
+    old = None
+    if out.exists():
+        old = out.with_name(f".{out.name}.old-{os.getpid()}")
+        os.replace(out, old)
+    os.replace(tmp, out)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _dir_stats(folder: Path) -> tuple[int, int]:
+    files = size = 0
+    for path in folder.rglob("*"):
+        if path.is_file():
+            files += 1
+            size += path.stat().st_size
+    return files, size
+
+
+def publish(store: Store, out: str | os.PathLike, *, private: bool = False, include_apps: bool = False,
+            baselines: Iterable[str] = (), templates: str | os.PathLike | None = None) -> BuildResult:
+    """Build the whole site from `store` into `out`; returns what was written and how long it took."""
+    start, cpu_start, main_start = time.perf_counter(), _cpu(), time.thread_time()
+    out = Path(out)
+    templates = Path(templates) if templates else TEMPLATES
+    if not (templates / "leaderboard.html.j2").is_file():
+        raise BadInput(f"{templates}: not a templates folder (no leaderboard.html.j2); run bananabench from a "
+                       f"checkout (pip install -e .) or pass --templates DIR")
+    _prepare_out(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
+    try:
+        with Queries.open(store, private=private) as q, concurrent.futures.ThreadPoolExecutor(2) as pool, \
+                concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="publish-io") as io:
+            builder = SiteBuilder(q, tmp, templates=templates, include_apps=include_apps,
+                                  baselines=list(baselines), io=io)
+            # DuckDB work (exports, item data) runs outside the GIL while Python renders the pages.
+            jobs = {"exports": pool.submit(_exports, store, tmp / "data", private),
+                    "items": pool.submit(_timed_job, builder.items_files, q.con.cursor())}
+            builder.build()
+            t0 = time.perf_counter()
+            for name, job in jobs.items():
+                builder.timings[name] = job.result()
+            builder.timings["waiting for background jobs"] = round(time.perf_counter() - t0, 3)
+        files, size = _dir_stats(tmp)
+        board_bytes = (tmp / "index.html").stat().st_size
+        _swap_in(tmp, out)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            shutil.rmtree(tmp)
+        raise
+    return BuildResult(out, builder.pages, files, size, round(time.perf_counter() - start, 3),
+                       round(_cpu() - cpu_start, 3), round(time.thread_time() - main_start, 3), board_bytes,
+                       builder.timings)
+
+
+def _cpu() -> float:
+    """CPU seconds this process used so far (all threads): on a shared machine, a steadier figure than wall time."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed_job(fn, *args) -> float:
+    t0 = time.perf_counter()
+    fn(*args)
+    return round(time.perf_counter() - t0, 3)
+
+
+def _exports(store: Store, folder: Path, private: bool) -> float:
+    t0 = time.perf_counter()
+    for fmt_ in ("parquet", "csv"):
+        export_store(store, folder / fmt_, fmt_, private=private)
+    return round(time.perf_counter() - t0, 3)

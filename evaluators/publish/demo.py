@@ -1,0 +1,21 @@
+"""Demo step (last): publish every run the demo made into the site and print where it is."""
+
+from __future__ import annotations
+
+import logging
+
+from evaluators.demo import DemoContext
+
+TITLE = "publish the site"
+log = logging.getLogger("bananabench")
+
+
+def run(ctx: DemoContext) -> None:
+    from evaluators.publish.builder import publish
+
+    with ctx.store.write():  # the store exists even if no step before this one recorded a run
+        pass
+    result = publish(ctx.store, ctx.site)
+    index = (result.path / "index.html").resolve()
+    log.info("published %d pages in %.1f s", result.pages, result.seconds)
+    ctx.notes.append(f"site: {index} (open it in a browser; it works from disk)")

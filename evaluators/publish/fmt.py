@@ -1,0 +1,135 @@
+"""How numbers read, shared by the site and `bananabench report` so both print the same figures.
+
+Metrics are stored in natural units (fractions 0–1 for rates, rating points for Elo, counts);
+this module decides how each one is shown from its name alone.
+"""
+
+from __future__ import annotations
+
+import math
+
+# Fractions in the store, shown as percentages (deltas in percentage points).
+FRACTION_METRICS = frozenset({
+    "accuracy", "acc", "acc_norm", "weighted_accuracy", "score", "pass_at_k", "distinct_at_k", "pcmd",
+    "pass_rate", "recall", "precision",
+})
+RATING_METRICS = frozenset({"elo"})
+GRADE_METRICS = frozenset({"manual_grade"})
+
+METRIC_LABELS = {
+    "accuracy": "accuracy", "acc": "acc", "acc_norm": "acc_norm", "weighted_accuracy": "weighted acc.",
+    "elo": "Elo", "score": "score", "pass_at_k": "pass@k", "distinct_at_k": "distinct@k", "pcmd": "PCMD",
+    "manual_grade": "human grade", "n_correct": "correct", "n_wrong": "wrong", "n_unanswered": "unanswered",
+    "n_error": "errors",
+}
+
+
+def is_fraction(metric: str) -> bool:
+    return metric in FRACTION_METRICS or metric.endswith(("_accuracy", "_rate", "_share"))
+
+
+def is_count(metric: str) -> bool:
+    return metric.startswith("n_") or metric in {"n", "count"}
+
+
+def metric_label(metric: str) -> str:
+    """Readable name of a metric (`pass_at_k` → `pass@k`)."""
+    return METRIC_LABELS.get(metric, metric.replace("_", " "))
+
+
+def _finite(value: float | None) -> bool:
+    return value is not None and not (isinstance(value, float) and math.isnan(value))
+
+
+def value(metric: str, v: float | None) -> str:
+    """One value, e.g. `61.2%`, `1043`, `3.5/5`; an em dash when absent."""
+    if not _finite(v):
+        return "—"
+    if is_fraction(metric):
+        return f"{100 * v:.1f}%"
+    if metric in RATING_METRICS:
+        return f"{v:.0f}"
+    if metric in GRADE_METRICS:
+        return f"{v:.1f}/5"
+    if is_count(metric) or float(v).is_integer():
+        return f"{int(v):,}"
+    if abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.3g}"
+
+
+def number(metric: str, v: float | None) -> str:
+    """A value without its unit sign, for compact table cells (`61.2`, `1043`)."""
+    text = value(metric, v)
+    return text[:-1] if text.endswith("%") else text.removesuffix("/5")
+
+
+def delta(metric: str, d: float | None) -> str:
+    """A signed difference: `+3.1 pp` for fractions, `+25` Elo, `+0.4` otherwise."""
+    if not _finite(d):
+        return "—"
+    if is_fraction(metric):
+        return f"{100 * d:+.1f} pp"
+    if metric in RATING_METRICS:
+        return f"{d:+.0f}"
+    return f"{d:+.3g}"
+
+
+def delta_interval(metric: str, low: float | None, high: float | None) -> str:
+    """A 95% interval of a difference, `[-9.1, +63.6] pp`; empty without one."""
+    if not (_finite(low) and _finite(high)):
+        return ""
+    if is_fraction(metric):
+        return f"[{100 * low:+.1f}, {100 * high:+.1f}] pp"
+    if metric in RATING_METRICS:
+        return f"[{low:+.0f}, {high:+.0f}]"
+    return f"[{low:+.3g}, {high:+.3g}]"
+
+
+def interval(metric: str, low: float | None, high: float | None) -> str:
+    """A 95% interval as `58.1–64.0%`; empty when the store has none."""
+    if not (_finite(low) and _finite(high)):
+        return ""
+    if is_fraction(metric):
+        return f"{100 * low:.1f}–{100 * high:.1f}%"
+    if metric in RATING_METRICS:
+        return f"{low:.0f}–{high:.0f}"
+    return f"{low:.3g}–{high:.3g}"
+
+
+def half_width(metric: str, low: float | None, high: float | None) -> str:
+    """`±3.0` (in display units) for a compact cell; empty without an interval."""
+    if not (_finite(low) and _finite(high)):
+        return ""
+    width = (high - low) / 2
+    if is_fraction(metric):
+        return f"±{100 * width:.1f}"
+    if metric in RATING_METRICS:
+        return f"±{width:.0f}"
+    return f"±{width:.2g}"
+
+
+def p_value(p: float | None) -> str:
+    if not _finite(p):
+        return "—"
+    if p < 0.001:
+        return "<0.001"
+    return f"{p:.3f}"
+
+
+def seconds(s: float | None) -> str:
+    if not _finite(s):
+        return "—"
+    if s < 60:
+        return f"{s:.1f} s"
+    if s < 3600:
+        return f"{s / 60:.1f} min"
+    return f"{s / 3600:.1f} h"
+
+
+def statuses(values: list[str]) -> str:
+    """Attempt statuses of one item, e.g. `passed×2, failed`."""
+    counts: dict[str, int] = {}
+    for status in values:
+        counts[status] = counts.get(status, 0) + 1
+    return ", ".join(f"{s}×{n}" if n > 1 else s for s, n in sorted(counts.items()))

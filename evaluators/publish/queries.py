@@ -1,0 +1,689 @@
+"""Every read the site and `bananabench report` make, in one place, so the two never disagree.
+
+`Queries` holds one read-only connection to the store and answers in plain dataclasses.
+It applies the redistribution policy itself: for an `ids-only` benchmark (unless the
+caller asked for a private build) item text — predictions, references, raw outputs and
+anything else in `attempts.extra` — never leaves this module; ids, categories, statuses,
+correctness and numeric metrics do.
+
+Which run a model's cell shows is the store's `current_runs` view: the latest finished,
+non-hidden run per (model, benchmark, split), official runs preferred.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from evaluators.core.errors import BadInput
+from evaluators.core.store import DB_NAME, Store
+from evaluators.publish.fmt import is_count
+
+# Leaderboard column order: evaluators in pipeline order, then anything else alphabetically.
+EVALUATOR_ORDER = ("loglik", "chat", "agent", "modes")
+# Overall metrics shown beside a benchmark's headline on the leaderboard when a run has them.
+SECONDARY_METRICS = ("pcmd", "manual_grade")
+# How many runs' per-item outcomes `Queries.item_outcomes` keeps (diffs reuse a baseline's runs).
+OUTCOME_CACHE_RUNS = 64
+# Attempt statuses that mean "the infrastructure failed", never "the model was wrong".
+ERROR_STATUSES = ("error",)
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    evaluator: str
+    title: str
+    version: str | None
+    policy: str
+    headline_metric: str | None
+    higher_is_better: bool
+    description: str | None
+
+    @property
+    def ids_only(self) -> bool:
+        return self.policy == "ids-only"
+
+
+@dataclass(frozen=True)
+class Score:
+    """One `scores` row."""
+
+    run_id: str
+    scope: str
+    key: str
+    metric: str
+    value: float | None
+    ci_low: float | None
+    ci_high: float | None
+    n: int | None
+    extra: dict[str, Any]
+
+    @property
+    def reportable(self) -> bool | None:
+        flag = self.extra.get("reportable")
+        return None if flag is None else bool(flag)
+
+    @property
+    def ci_method(self) -> str | None:
+        return self.extra.get("ci_method")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A value a table shows, with the run it comes from."""
+
+    score: Score
+    run_id: str
+    official: bool
+    finished_at: Any
+    split: str
+
+    @property
+    def value(self) -> float | None:
+        return self.score.value
+
+
+@dataclass(frozen=True)
+class Column:
+    benchmark: Benchmark
+    split: str
+    metric: str
+    headline: bool
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.benchmark.name, self.split, self.metric)
+
+
+@dataclass
+class LeaderboardRow:
+    model: str
+    cells: dict[tuple[str, str, str], Cell]
+
+
+@dataclass
+class Leaderboard:
+    columns: list[Column]
+    rows: list[LeaderboardRow]
+    models_without_runs: list[str]
+
+
+@dataclass
+class ScoreTable:
+    """A model × key matrix of one metric at one scope of a benchmark (keys: categories, splits, cells...)."""
+
+    scope: str
+    metric: str
+    keys: list[str]
+    rows: list[tuple[str, dict[str, Cell]]]
+
+
+@dataclass
+class BenchmarkView:
+    benchmark: Benchmark
+    runs: list[dict[str, Any]]
+    overview: ScoreTable
+    tables: list[ScoreTable]
+
+
+@dataclass
+class RunSummary:
+    run: dict[str, Any]
+    benchmark: Benchmark
+    current: bool
+    status_counts: dict[str, int]
+    scores: list[Score]
+    servers: list[dict[str, Any]]
+
+    @property
+    def run_id(self) -> str:
+        return self.run["run_id"]
+
+    def overall(self) -> list[Score]:
+        return [s for s in self.scores if s.scope == "overall"]
+
+    def headline(self) -> Score | None:
+        metric = self.benchmark.headline_metric
+        return next((s for s in self.scores if s.scope == "overall" and s.key == "" and s.metric == metric), None)
+
+    def by_scope(self) -> dict[str, list[Score]]:
+        out: dict[str, list[Score]] = defaultdict(list)
+        for s in self.scores:
+            if s.scope != "overall":
+                out[s.scope].append(s)
+        return dict(out)
+
+    @property
+    def n_errors(self) -> int:
+        return sum(self.status_counts.get(s, 0) for s in ERROR_STATUSES)
+
+
+@dataclass
+class ModelView:
+    name: str
+    runs: list[RunSummary]
+    grades: list[dict[str, Any]]
+
+
+@dataclass
+class Attempt:
+    """One attempt row, already redacted for ids-only benchmarks unless the build is private."""
+
+    run_id: str
+    item_id: str
+    attempt: int
+    status: str
+    correct: bool | None
+    score: float | None
+    prediction: str | None
+    reference: str | None
+    category: str | None
+    difficulty: str | None
+    wall_s: float | None
+    extra: dict[str, Any]
+    metrics: dict[str, float] = field(default_factory=dict)
+    grade: dict[str, Any] | None = None
+
+    @property
+    def message(self) -> str | None:
+        """The error or stuck reason the evaluator recorded, if any."""
+        for key in ("error", "stuck_reason", "reason"):
+            if self.extra.get(key):
+                return str(self.extra[key])
+        return None
+
+
+@dataclass
+class GalleryEntry:
+    model: str
+    run_id: str
+    benchmark: Benchmark
+    attempt: Attempt
+
+
+@dataclass
+class PairedItem:
+    """One item both runs scored: per-run outcome summaries (errors excluded)."""
+
+    item_id: str
+    category: str | None
+    a: dict[str, Any]
+    b: dict[str, Any]
+
+
+@dataclass
+class Pairing:
+    """Items two runs both scored, and how many only one of them has."""
+
+    pairs: list[PairedItem]
+    only_a: int
+    only_b: int
+
+
+def _loads(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return value
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    value = _loads(value)
+    return value if isinstance(value, dict) else {}
+
+
+def safe_relpath(value: Any) -> PurePosixPath | None:
+    """A results-relative artifact path from the store, or None if it escapes the results folder."""
+    if not isinstance(value, str) or not value or "\x00" in value:
+        return None
+    path = PurePosixPath(value.replace("\\", "/"))
+    if path.is_absolute() or ".." in path.parts:
+        return None
+    return path
+
+
+class Queries:
+    """Read-side API over one store; use `Queries.open(store)` as a context manager."""
+
+    def __init__(self, con: Any, root: Path, *, private: bool = False):
+        self.con = con
+        self.root = Path(root)
+        self.private = private
+        self._benchmarks: dict[str, Benchmark] | None = None
+        self._outcomes: dict[str, dict[str, dict[str, Any]]] = {}
+
+    @classmethod
+    @contextlib.contextmanager
+    def open(cls, store: Store, *, private: bool = False) -> Iterator[Queries]:
+        if not (store.root / DB_NAME).is_file():
+            raise BadInput(f"{store.root}: no results database ({DB_NAME}) here; run an evaluator first "
+                           f"or pass --results DIR")
+        with store.read() as con:
+            yield cls(con, store.root, private=private)
+
+    # -- basics ------------------------------------------------------------------------------
+
+    def _rows(self, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+        cur = self.con.execute(sql, params or [])
+        columns = [d[0] for d in cur.description]
+        return [dict(zip(columns, row, strict=True)) for row in cur.fetchall()]
+
+    def benchmarks(self) -> dict[str, Benchmark]:
+        if self._benchmarks is None:
+            rows = self._rows("SELECT * FROM benchmarks")
+            self._benchmarks = {
+                r["benchmark"]: Benchmark(r["benchmark"], r["evaluator"], r["title"] or r["benchmark"], r["version"],
+                                          r["policy"], r["headline_metric"], bool(r["higher_is_better"]),
+                                          r["description"])
+                for r in rows
+            }
+        return self._benchmarks
+
+    def benchmark(self, name: str) -> Benchmark:
+        known = self.benchmarks()
+        if name in known:
+            return known[name]
+        # A run whose benchmark row is missing (hand-made store): treat its text as gated, to be safe.
+        return Benchmark(name, "?", name, None, "ids-only", None, True, None)
+
+    def redacted(self, benchmark: str) -> bool:
+        """True when item text of this benchmark must not be shown."""
+        return self.benchmark(benchmark).ids_only and not self.private
+
+    def ordered_benchmarks(self) -> list[Benchmark]:
+        def order(b: Benchmark) -> tuple:
+            ev = EVALUATOR_ORDER.index(b.evaluator) if b.evaluator in EVALUATOR_ORDER else len(EVALUATOR_ORDER)
+            return (ev, b.evaluator, b.title.lower(), b.name)
+        return sorted(self.benchmarks().values(), key=order)
+
+    # The store's small tables (runs, scores, per-run status counts, errors) are read once in bulk:
+    # every DuckDB query costs milliseconds, and a site has thousands of small lookups.
+
+    @functools.cached_property
+    def _runs(self) -> dict[str, dict[str, Any]]:
+        rows = self._rows("SELECT * FROM runs ORDER BY benchmark, coalesce(split, ''), started_at DESC, run_id")
+        return {r["run_id"]: self._decode_run(r) for r in rows}
+
+    @functools.cached_property
+    def _current(self) -> list[str]:
+        return [r[0] for r in self.con.execute(
+            "SELECT run_id FROM current_runs ORDER BY model_name, benchmark, coalesce(split, '')").fetchall()]
+
+    @functools.cached_property
+    def _scores(self) -> dict[str, list[Score]]:
+        out: dict[str, list[Score]] = defaultdict(list)
+        for r in self.con.execute("SELECT * FROM scores ORDER BY run_id, scope, key, metric").fetchall():
+            out[r[0]].append(Score(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], _dict(r[8])))
+        return dict(out)
+
+    @functools.cached_property
+    def _counts(self) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = defaultdict(dict)
+        for run_id, status, n in self.con.execute(
+                "SELECT run_id, status, count(*) FROM attempts GROUP BY ALL ORDER BY ALL").fetchall():
+            out[run_id][status] = n
+        return dict(out)
+
+    @functools.cached_property
+    def _attempt_fingerprints(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = defaultdict(list)
+        for run_id, fp in self.con.execute(
+                "SELECT DISTINCT run_id, json_extract_string(extra, '$.server_fingerprint') AS fp FROM attempts "
+                "WHERE CAST(extra AS VARCHAR) LIKE '%server_fingerprint%' AND fp IS NOT NULL ORDER BY ALL").fetchall():
+            out[run_id].append(fp)
+        return dict(out)
+
+    @staticmethod
+    def _decode_run(row: dict[str, Any]) -> dict[str, Any]:
+        for key in ("artifact", "config", "extra"):
+            row[key] = _dict(row.get(key))
+        row["split"] = row.get("split") or ""
+        return row
+
+    def models(self) -> list[str]:
+        """Every model with at least one visible run."""
+        names = {r["model_name"] for r in self._runs.values() if not r["hidden"]}
+        return sorted(names, key=lambda m: (m.lower(), m))
+
+    def current_runs(self, benchmark: str | None = None) -> list[dict[str, Any]]:
+        """The leaderboard's runs (the store's `current_runs` view), by model, benchmark and split."""
+        runs = [self._runs[i] for i in self._current]
+        return [r for r in runs if benchmark is None or r["benchmark"] == benchmark]
+
+    def runs(self, *, model: str | None = None) -> list[dict[str, Any]]:
+        """Visible (non-hidden) runs, finished or not, newest first within a benchmark."""
+        return [r for r in self._runs.values() if not r["hidden"] and (model is None or r["model_name"] == model)]
+
+    def run(self, run_id: str) -> dict[str, Any] | None:
+        return self._runs.get(run_id)
+
+    def scores(self, run_ids: Iterable[str] | None = None, *, scope: str | None = None) -> dict[str, list[Score]]:
+        """Score rows grouped by run."""
+        ids = self._scores.keys() if run_ids is None else run_ids
+        return {i: [s for s in self._scores.get(i, []) if scope is None or s.scope == scope] for i in ids}
+
+    # -- leaderboard -------------------------------------------------------------------------
+
+    def leaderboard(self) -> Leaderboard:
+        """One row per model, one column per benchmark (split) headline plus secondary overall metrics."""
+        current = self.current_runs()
+        wanted = {b.name: [m for m in (b.headline_metric, *SECONDARY_METRICS) if m]
+                  for b in self.benchmarks().values()}
+        scores = self.scores([r["run_id"] for r in current], scope="overall")
+        present: set[tuple[str, str, str]] = set()
+        rows: dict[str, LeaderboardRow] = {}
+        for run in current:
+            row = rows.setdefault(run["model_name"], LeaderboardRow(run["model_name"], {}))
+            for s in scores.get(run["run_id"], []):
+                if s.key != "" or s.metric not in wanted.get(run["benchmark"], []):
+                    continue
+                key = (run["benchmark"], run["split"], s.metric)
+                present.add(key)
+                row.cells[key] = Cell(s, run["run_id"], bool(run["official"]), run["finished_at"], run["split"])
+            # A run with no headline number (e.g. an evaluation that failed its own checks) still gets a column.
+            headline = self.benchmark(run["benchmark"]).headline_metric
+            if headline:
+                present.add((run["benchmark"], run["split"], headline))
+        columns = []
+        for bench in self.ordered_benchmarks():
+            splits = sorted({k[1] for k in present if k[0] == bench.name})
+            for split in splits:
+                for metric in wanted[bench.name]:
+                    if (bench.name, split, metric) in present:
+                        columns.append(Column(bench, split, metric, metric == bench.headline_metric))
+        ordered = sorted(rows.values(), key=lambda r: _rank_key(r, columns))
+        with_runs = set(rows)
+        others = [m for m in self.models() if m not in with_runs]
+        return Leaderboard(columns, ordered, others)
+
+    # -- per-benchmark pages -----------------------------------------------------------------
+
+    def benchmark_view(self, name: str) -> BenchmarkView:
+        """Overall numbers and every breakdown (splits, categories, cells, tasks) of one benchmark."""
+        bench = self.benchmark(name)
+        current = self.current_runs(name)
+        scores = self.scores([r["run_id"] for r in current])
+        split_runs = any(r["split"] for r in current)
+        multi_split = len({r["split"] for r in current}) > 1
+        # cells[scope][metric][model][key]; overall numbers of split runs become the "split" scope.
+        cells: dict[str, dict[str, dict[str, dict[str, Cell]]]] = defaultdict(
+            lambda: defaultdict(lambda: defaultdict(dict)))
+        overall: dict[str, dict[str, Cell]] = defaultdict(dict)
+        for run in current:
+            for s in scores.get(run["run_id"], []):
+                cell = Cell(s, run["run_id"], bool(run["official"]), run["finished_at"], run["split"])
+                if s.scope == "overall" and not split_runs:
+                    overall[run["model_name"]][s.metric] = cell
+                elif s.scope == "overall":
+                    cells["split"][s.metric][run["model_name"]][run["split"] or "(none)"] = cell
+                else:
+                    key = f"{run['split']}: {s.key}" if multi_split else s.key
+                    cells[s.scope][s.metric][run["model_name"]][key] = cell
+        models = sorted({r["model_name"] for r in current}, key=lambda m: (m.lower(), m))
+        metrics = _metric_order({m for per in overall.values() for m in per}, bench.headline_metric)
+        overview = ScoreTable("overall", "", metrics, [(m, overall[m]) for m in models if m in overall])
+        tables = []
+        for scope in sorted(cells, key=_scope_order):
+            for metric in _metric_order(cells[scope], bench.headline_metric):
+                by_model = cells[scope][metric]
+                keys = sorted({k for per in by_model.values() for k in per}, key=_natural)
+                tables.append(ScoreTable(scope, metric, keys, [(m, by_model[m]) for m in models if m in by_model]))
+        return BenchmarkView(bench, current, overview, tables)
+
+    # -- model and run pages -----------------------------------------------------------------
+
+    def summaries(self, runs: list[dict[str, Any]]) -> list[RunSummary]:
+        current = set(self._current)
+        return [RunSummary(r, self.benchmark(r["benchmark"]), r["run_id"] in current,
+                           self._counts.get(r["run_id"], {}), self._scores.get(r["run_id"], []),
+                           self.server_configs(r)) for r in runs]
+
+    def model_view(self, model: str) -> ModelView:
+        order = {b.name: i for i, b in enumerate(self.ordered_benchmarks())}
+        runs = sorted(self.runs(model=model), key=lambda r: (order.get(r["benchmark"], len(order)), r["benchmark"],
+                                                            r["split"]))
+        grades = self._rows("SELECT * FROM grades WHERE model_name = ? ORDER BY task, attempt", [model])
+        return ModelView(model, self.summaries(runs), grades)
+
+    def run_summary(self, run_id: str) -> RunSummary:
+        run = self.run(run_id)
+        if run is None:
+            raise BadInput(f"no run {run_id!r} in the store")
+        return self.summaries([run])[0]
+
+    @functools.cached_property
+    def _server_configs(self) -> dict[str, dict[str, Any]]:
+        return {r["fingerprint"]: {**r, "config": _dict(r["config"])}
+                for r in self._rows("SELECT * FROM server_configs")}
+
+    def server_configs(self, run: dict[str, Any]) -> list[dict[str, Any]]:
+        """Server fingerprints a run used (on the run row or its attempts), with their recorded configs."""
+        fingerprints: list[str] = []
+        for holder in (run["extra"], run["artifact"], run["config"]):
+            for key in ("server_fingerprint", "fingerprint"):
+                fp = holder.get(key)
+                if isinstance(fp, str) and fp not in fingerprints:
+                    fingerprints.append(fp)
+        for fp in self._attempt_fingerprints.get(run["run_id"], []):
+            if fp not in fingerprints:
+                fingerprints.append(fp)
+        return [self._server_configs.get(fp, {"fingerprint": fp, "config": {}}) for fp in fingerprints]
+
+    @functools.cached_property
+    def _errors(self) -> dict[str, list[tuple]]:
+        out: dict[str, list[tuple]] = defaultdict(list)
+        for row in self.con.execute(
+                "SELECT run_id, item_id, attempt, status, correct, score, prediction, reference, category, difficulty, "
+                "wall_s, extra FROM attempts WHERE status IN (SELECT unnest(?)) ORDER BY run_id, item_id, attempt",
+                [list(ERROR_STATUSES)]).fetchall():
+            out[row[0]].append(row[1:])
+        return dict(out)
+
+    def errors(self, run_id: str) -> list[Attempt]:
+        """The run's infrastructure errors (never counted as wrong answers)."""
+        redact = self.redacted(self._runs[run_id]["benchmark"])
+        return [self._attempt(run_id, row, redact, {}, None) for row in self._errors.get(run_id, [])]
+
+    @staticmethod
+    def _attempt(run_id: str, row: tuple, redact: bool, metrics: dict[str, float],
+                 grade: dict[str, Any] | None) -> Attempt:
+        item, attempt, status, correct, score, pred, ref, cat, diff, wall, extra = row
+        return Attempt(run_id, item, attempt, status, correct, score, None if redact else pred,
+                       None if redact else ref, cat, diff, wall, {} if redact else _dict(extra), metrics, grade)
+
+    def attempts(self, run_id: str) -> list[Attempt]:
+        """Attempt rows of a run with their numeric metrics and human grades, redacted by policy."""
+        run = self.run(run_id)
+        if run is None:
+            raise BadInput(f"no run {run_id!r} in the store")
+        redact = self.redacted(run["benchmark"])
+        rows = self.con.execute(
+            "SELECT item_id, attempt, status, correct, score, prediction, reference, category, difficulty, "
+            "wall_s, extra FROM attempts WHERE run_id = ? ORDER BY item_id, attempt", [run_id]).fetchall()
+        metrics: dict[tuple[str, int], dict[str, float]] = defaultdict(dict)
+        for item, attempt, metric, value in self.con.execute(
+                "SELECT item_id, attempt, metric, value FROM attempt_metrics WHERE run_id = ?", [run_id]).fetchall():
+            metrics[(item, attempt)][metric] = value
+        grades = {(g["task"], g["attempt"]): g for g in self._rows(
+            "SELECT * FROM grades WHERE model_name = ?", [run["model_name"]])}
+        return [self._attempt(run_id, row, redact, metrics.get((row[0], row[1]), {}), grades.get((row[0], row[1])))
+                for row in rows]
+
+    def items_json(self, run_ids: list[str] | None = None, *, con: Any = None) -> Iterator[tuple[str, str]]:
+        """(run_id, JSON array of item rows) for every visible run, built inside DuckDB for speed.
+
+        `con` is another cursor of the same database, for running this in a background thread.
+
+        Row layout: [item_id, attempt, status, correct, score, prediction, reference, category,
+        difficulty, wall_s, tokens_in, tokens_out, extra, choices]; choices are
+        [idx, logprob_sum, n_tokens, mean_logprob]. Item text of ids-only benchmarks is NULL here.
+        """
+        text = "p.policy = 'ids-only' AND NOT ?"
+        where = "NOT r.hidden" + (" AND a.run_id IN (SELECT unnest(?))" if run_ids is not None else "")
+        params: list[Any] = [self.private] * 3 + ([list(run_ids)] if run_ids is not None else [])
+        sql = f"""
+            WITH ch AS (
+                SELECT run_id, item_id,
+                       list([idx, logprob_sum, n_tokens, mean_logprob] ORDER BY idx) AS choices
+                FROM choices GROUP BY run_id, item_id)
+            SELECT a.run_id, to_json(list(json_array(
+                    a.item_id, a.attempt, a.status, a.correct, a.score,
+                    CASE WHEN {text} THEN NULL ELSE a.prediction END,
+                    CASE WHEN {text} THEN NULL ELSE a.reference END,
+                    a.category, a.difficulty, a.wall_s, a.tokens_in, a.tokens_out,
+                    CASE WHEN {text} THEN NULL ELSE a.extra END,
+                    ch.choices) ORDER BY a.item_id, a.attempt))
+            FROM attempts a JOIN runs r ON r.run_id = a.run_id
+            LEFT JOIN benchmarks p ON p.benchmark = r.benchmark
+            LEFT JOIN ch ON ch.run_id = a.run_id AND ch.item_id = a.item_id AND a.attempt = 1
+            WHERE {where}
+            GROUP BY a.run_id ORDER BY a.run_id"""
+        cur = (con or self.con).execute(sql, params)
+        while batch := cur.fetchmany(64):
+            yield from batch
+
+    # -- agent attempts and the gallery ------------------------------------------------------
+
+    def gallery(self) -> list[GalleryEntry]:
+        """Attempts with screenshots (frontend tasks) in the current runs, best grade first per task."""
+        rows = self.con.execute(
+            "SELECT DISTINCT a.run_id FROM attempts a JOIN current_runs c ON c.run_id = a.run_id "
+            "WHERE json_extract(a.extra, '$.screenshots') IS NOT NULL ORDER BY a.run_id").fetchall()
+        entries = []
+        for (run_id,) in rows:
+            run = self.run(run_id)
+            if run is None or self.redacted(run["benchmark"]):
+                continue
+            for att in self.attempts(run_id):
+                if isinstance(att.extra.get("screenshots"), dict):
+                    entries.append(GalleryEntry(run["model_name"], run_id, self.benchmark(run["benchmark"]), att))
+        entries.sort(key=lambda e: (e.attempt.item_id, e.model.lower(), e.model, e.attempt.attempt))
+        return entries
+
+    def resolve(self, relpath: Any) -> Path | None:
+        """An artifact path from the store as a file under the results root (None if absent or unsafe)."""
+        rel = safe_relpath(relpath)
+        if rel is None:
+            return None
+        path = self.root / rel
+        try:
+            path.resolve().relative_to(self.root.resolve())
+        except (ValueError, OSError):
+            return None
+        return path if path.exists() else None
+
+    # -- pairs of runs (diffs) ---------------------------------------------------------------
+
+    def resolve_baseline(self, text: str) -> tuple[str, str]:
+        """('model', name) or ('run', run_id) for a `--baseline` argument."""
+        if text in self._runs:
+            if self._runs[text]["hidden"]:
+                raise BadInput(f"--baseline {text}: that run is hidden (`bananabench store unhide {text}` first)")
+            return ("run", text)
+        if text in self.models():
+            return ("model", text)
+        raise BadInput(f"--baseline {text!r}: no model or run of that name in the store")
+
+    def paired_items(self, run_a: str, run_b: str) -> Pairing:
+        """Items both runs scored, with per-run outcomes aggregated over attempts (see `item_outcomes`)."""
+        a, b = self.item_outcomes(run_a), self.item_outcomes(run_b)
+        pairs = [PairedItem(item, a[item]["category"] or b[item]["category"], a[item], b[item])
+                 for item in sorted(set(a) & set(b), key=_natural)]
+        return Pairing(pairs, len(set(a) - set(b)), len(set(b) - set(a)))
+
+    def item_outcomes(self, run_id: str) -> dict[str, dict[str, Any]]:
+        """Per item of a run, aggregated over its attempts with infrastructure errors excluded.
+
+        `n` attempts, mean `score` (a missing score counts `correct` as 0/1), `correct` (of a
+        single attempt, else None), the status of each attempt, `weight`, `item_elo` (from
+        `extra.item_elo`), `group_pass` (mean over `extra.group` groups — or over all attempts —
+        of whether any attempt was correct), per-metric verdicts from `extra.correct_<metric>`
+        (an evaluator that records several verdicts per attempt), prediction and reference
+        (redacted for ids-only benchmarks). Kept for the last runs asked: a baseline's runs are
+        paired with every other model's.
+        """
+        if run_id not in self._outcomes:
+            self.load_outcomes([run_id])
+        self._outcomes[run_id] = self._outcomes.pop(run_id)  # most recently used last
+        return self._outcomes[run_id]
+
+    def load_outcomes(self, run_ids: list[str]) -> None:
+        """Compute `item_outcomes` of several runs in one pass over the attempts."""
+        wanted = [r for r in dict.fromkeys(run_ids) if r not in self._outcomes]
+        if not wanted:
+            return
+        sql = """
+            WITH per_group AS (
+                SELECT run_id, item_id, coalesce(json_extract_string(extra, '$.group'), '') AS grp,
+                       max(CASE WHEN correct THEN 1 ELSE 0 END) AS any_correct
+                FROM attempts WHERE run_id IN (SELECT unnest(?)) AND status NOT IN (SELECT unnest(?))
+                GROUP BY ALL),
+            per_item AS (
+                SELECT run_id, item_id, any_value(category) AS category,
+                       count(*) FILTER (WHERE status NOT IN (SELECT unnest(?))) AS n,
+                       avg(coalesce(score, CASE WHEN correct THEN 1.0 WHEN NOT correct THEN 0.0 END))
+                           FILTER (WHERE status NOT IN (SELECT unnest(?))) AS score,
+                       CASE WHEN count(*) = 1 THEN any_value(correct) END AS correct,
+                       list(status ORDER BY attempt) AS statuses,
+                       any_value(weight) AS weight,
+                       any_value(TRY_CAST(json_extract_string(extra, '$.item_elo') AS DOUBLE)) AS item_elo,
+                       CASE WHEN count(*) = 1 THEN any_value(extra) END AS extra,
+                       CASE WHEN count(*) = 1 THEN any_value(prediction) END AS prediction,
+                       CASE WHEN count(*) = 1 THEN any_value(reference) END AS reference
+                FROM attempts WHERE run_id IN (SELECT unnest(?)) GROUP BY run_id, item_id)
+            SELECT p.*, g.group_pass FROM per_item p LEFT JOIN (
+                SELECT run_id, item_id, avg(any_correct) AS group_pass FROM per_group GROUP BY ALL
+            ) g USING (run_id, item_id)"""
+        errors = list(ERROR_STATUSES)
+        redact = {r: self.redacted(self._runs[r]["benchmark"]) for r in wanted}
+        out: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in wanted}
+        for r in self._rows(sql, [wanted, errors, errors, errors, wanted]):
+            extra = _dict(r.pop("extra"))
+            if redact[r["run_id"]]:
+                r["prediction"] = r["reference"] = None
+            r["verdicts"] = {k[len("correct_"):]: v for k, v in extra.items()
+                             if k.startswith("correct_") and isinstance(v, bool)}
+            out[r.pop("run_id")][r["item_id"]] = r
+        self._outcomes.update(out)
+        while len(self._outcomes) > max(OUTCOME_CACHE_RUNS, len(wanted)):
+            self._outcomes.pop(next(iter(self._outcomes)))
+
+
+def _rank_key(row: LeaderboardRow, columns: list[Column]) -> tuple:
+    """Rows ordered by the first headline column (best first), then by name."""
+    for col in columns:
+        if col.headline:
+            cell = row.cells.get(col.key)
+            if cell is None or cell.value is None:
+                return (1, 0.0, row.model.lower(), row.model)
+            sign = -1 if col.benchmark.higher_is_better else 1
+            return (0, sign * cell.value, row.model.lower(), row.model)
+    return (1, 0.0, row.model.lower(), row.model)
+
+
+_SCOPE_ORDER = ("split", "category", "cell", "task")
+
+
+def _scope_order(scope: str) -> tuple:
+    return (_SCOPE_ORDER.index(scope) if scope in _SCOPE_ORDER else len(_SCOPE_ORDER), scope)
+
+
+def _metric_order(metrics: Any, headline: str | None) -> list[str]:
+    """Headline first, then rates and ratings, then counts, each alphabetical."""
+    return sorted(metrics, key=lambda m: (m != headline, is_count(m), m))
+
+
+def _natural(text: str) -> tuple:
+    """Sort key that orders `item-2` before `item-10`."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p.lower()) for p in re.split(r"(\d+)", text))
+

@@ -1,0 +1,277 @@
+"""The published site in a real browser: Playwright driving Debian's Chromium, opened from disk.
+
+Sorts and filters the leaderboard (mouse and keyboard), follows every internal link, opens a model
+page, the gallery, a diff view, the compare picker and an item permalink, and proves that nothing
+leaves the site (every request is routed and checked) and that HTML/JS in model names and outputs
+stays text (no dialog, no inline script, no injected element). Screenshots go to
+$BANANABENCH_SCREENSHOTS when set (else a temporary folder).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from pathlib import Path
+from urllib.parse import unquote, urldefrag, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from evaluators.core.store import Store
+from evaluators.publish.diff import diff_models
+from evaluators.publish.queries import Queries
+from tests.helpers.publish_fixture import XSS_NAME
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium") if Path(p).exists()), None)
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync"]
+
+
+class Watch:
+    """Everything a page does that a static site must not: outside requests, dialogs, errors."""
+
+    def __init__(self, site: Path):
+        self.site = site.resolve()
+        self.outside: list[str] = []
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+
+    def route(self, route):
+        url = route.request.url
+        parsed = urlparse(url)
+        inside = parsed.scheme == "file" and Path(unquote(parsed.path)).resolve().is_relative_to(self.site)
+        if inside or parsed.scheme in ("data", "blob", "about"):
+            route.continue_()
+        else:
+            self.outside.append(url)
+            route.abort()
+
+    def site_errors(self) -> list[str]:
+        """Errors outside app pages (an app's own blocked requests are expected and harmless)."""
+        return [e for e in self.errors if "/apps/" not in e.split(": ", 1)[0]]
+
+    def attach(self, page):
+        page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
+        page.on("console", lambda m: m.type == "error" and self.errors.append(f"{page.url}: {m.text}"))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.fail("Chromium is missing: run `make system-deps` (Debian package `chromium`)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def session(browser, published_site):
+    watch = Watch(published_site)
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.route("**/*", watch.route)
+    page = context.new_page()
+    watch.attach(page)
+    yield page, watch
+    context.close()
+    assert watch.outside == [], f"requests left the site: {watch.outside}"
+    assert watch.dialogs == [], f"a dialog opened (script ran): {watch.dialogs}"
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = Path(os.environ.get("BANANABENCH_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def url(site: Path, path: str) -> str:
+    return (site / path).resolve().as_uri() if "#" not in path else \
+        (site / path.split("#")[0]).resolve().as_uri() + "#" + path.split("#", 1)[1]
+
+
+def no_injection(page) -> None:
+    """No inline script, event-handler attribute or payload element made it into the DOM."""
+    found = page.evaluate("""() => {
+        const bad = [];
+        for (const frame of [document]) {
+            frame.querySelectorAll('script:not([src])').forEach(s => bad.push('inline script'));
+            frame.querySelectorAll('*').forEach(el => {
+                for (const a of el.attributes) { if (a.name.startsWith('on')) bad.push(el.tagName + ' ' + a.name); }
+            });
+            frame.querySelectorAll('img[src="x"], svg[onload], a[href^="javascript:" i]').forEach(
+                el => bad.push('payload ' + el.outerHTML.slice(0, 60)));
+        }
+        return bad;
+    }""")
+    assert found == [], f"{page.url}: {found}"
+
+
+def body_values(page, col: int) -> list[float | None]:
+    return page.evaluate(f"""() => Array.from(document.querySelectorAll('#leaderboard tbody tr'))
+        .filter(r => !r.hidden).map(r => {{ const v = r.cells[{col}].getAttribute('data-v');
+        return v === '' || v === null ? null : parseFloat(v); }})""")
+
+
+def test_leaderboard_sort_filter_and_permalinks(session, published_site, shots):
+    page, watch = session
+    page.goto(url(published_site, "index.html"))
+    no_injection(page)
+    page.screenshot(path=str(shots / "leaderboard.png"))
+    elo = page.locator('#leaderboard thead button[data-col="1"]')
+    elo_th = page.locator('#leaderboard thead th:has(button[data-col="1"])')
+    assert elo_th.get_attribute("aria-sort") == "descending"
+    elo.click()
+    values = [v for v in body_values(page, 1) if v is not None]
+    assert values == sorted(values) and len(values) == 3
+    assert "sort.leaderboard=1.asc" in page.url
+    elo.click()
+    values = [v for v in body_values(page, 1) if v is not None]
+    assert values == sorted(values, reverse=True)
+    # Keyboard: focus the Model header button, press Enter → sorted by name.
+    page.locator('#leaderboard thead button[data-col="0"]').focus()
+    page.keyboard.press("Enter")
+    names = page.eval_on_selector_all("#leaderboard tbody th", "ths => ths.map(t => t.textContent.trim())")
+    assert names == sorted(names, key=str.lower)
+    # Filter, and the permalink restores it.
+    page.fill("#lb-filter", "beta")
+    assert page.locator("#leaderboard tbody tr:visible").count() == 1
+    assert page.text_content("#lb-count") == "1 of 3 models"
+    permalink = page.url
+    assert "q=beta" in permalink
+    page.goto("about:blank")
+    page.goto(permalink)
+    assert page.input_value("#lb-filter") == "beta"
+    assert page.locator("#leaderboard tbody tr:visible").count() == 1
+    page.fill("#lb-filter", "")
+    # Official runs only: beta's non-official Base Bench cell is hidden, sorting treats it as empty.
+    page.check("#lb-official")
+    beta_cell = page.locator("#leaderboard tbody tr", has_text="beta-3b").locator("td").first
+    assert beta_cell.get_attribute("data-official") == "0"
+    assert beta_cell.locator("a").evaluate("a => getComputedStyle(a).visibility") == "hidden"
+    assert "official=1" in page.url
+    # The XSS model name is plain text.
+    assert XSS_NAME in page.eval_on_selector_all("#leaderboard tbody th a", "as => as.map(a => a.textContent)")
+    assert watch.errors == []
+
+
+def test_every_internal_link_resolves_and_no_page_misbehaves(session, published_site):
+    page, watch = session
+    site = published_site.resolve()
+    queue, seen, files = deque([site / "index.html"]), set(), set()
+    while queue:
+        path = queue.popleft()
+        if path in seen:
+            continue
+        seen.add(path)
+        page.goto(path.as_uri(), wait_until="domcontentloaded")
+        if path.parent.parent.name != "apps":  # an app page: model code runs in its sandboxed frame
+            no_injection(page)
+        for href in page.eval_on_selector_all("a[href]", "as => as.map(a => a.href)"):
+            target, _ = urldefrag(href)
+            parsed = urlparse(target)
+            assert parsed.scheme == "file", f"{path}: external link {href}"
+            file = Path(unquote(parsed.path)).resolve()
+            assert file.is_relative_to(site), f"{path}: link outside the site {href}"
+            assert file.exists(), f"{path}: broken link {href}"
+            if file.suffix == ".html" and file not in seen:
+                queue.append(file)
+            files.add(file)
+    pages = set(site.rglob("*.html")) - set(site.glob("apps/*/*/**/*.html"))
+    assert pages <= seen, f"pages no link reaches: {sorted(str(p) for p in pages - seen)[:5]}"
+    assert any(f.suffix == ".csv" for f in files) and any(f.suffix == ".parquet" for f in files)
+    assert watch.site_errors() == []
+
+
+def test_model_page_and_item_permalink(session, published_site, shots):
+    page, watch = session
+    page.goto(url(published_site, "index.html"))
+    with page.expect_navigation():
+        page.get_by_role("link", name=XSS_NAME).click()
+    assert page.text_content("h1") == XSS_NAME
+    no_injection(page)
+    page.goto(url(published_site, "models/alpha-7b.html"))
+    page.screenshot(path=str(shots / "model.png"))
+    assert page.locator(".run-card").count() >= 9
+    with page.expect_navigation():
+        page.locator("#summary-table tbody tr", has_text="ARC-Challenge").locator("a", has_text="official").click()
+    assert "/runs/" in page.url
+    page.goto(page.url.split("#")[0] + "#item=arc-003")
+    page.wait_for_selector("#items-table tr.detail")
+    detail = page.locator("#items-table tr.detail pre").first.text_content()
+    assert '<script>alert("raw")</script>' in detail and "javascript:alert(3)" in detail
+    assert page.locator("#items-table tr.target").count() == 1
+    page.screenshot(path=str(shots / "run-items.png"))
+    no_injection(page)
+    # Filtering by status is a permalink too.
+    page.select_option("#items-status", "unanswered")
+    assert "status=unanswered" in page.url
+    assert all(s == "unanswered" for s in page.eval_on_selector_all(
+        "#items-table tbody tr:not(.detail) .badge", "bs => bs.map(b => b.textContent)"))
+    assert watch.errors == []
+
+
+def test_gallery_diff_and_compare(session, published_site, publish_store, shots):
+    page, watch = session
+    page.goto(url(published_site, "gallery.html"))
+    cards = page.locator(".shot-card")
+    assert cards.count() == 6
+    # Every screenshot loads (lazy images are switched to eager so off-screen ones load too).
+    page.wait_for_function("""() => { const imgs = Array.from(document.querySelectorAll('.shot img'));
+        imgs.forEach(i => { i.loading = 'eager'; });
+        return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0); }""")
+    page.screenshot(path=str(shots / "gallery.png"))
+    page.fill("#gallery-filter", "beta")
+    assert page.locator(".shot-card:visible").count() == 2
+    with page.expect_navigation():
+        page.locator(".shot-card:visible").first.get_by_role("link", name="Open the app (sandboxed)").click()
+    frame = page.locator("iframe.app-frame")
+    assert frame.get_attribute("sandbox") == "allow-scripts"
+    page.goto(url(published_site, "diffs/index.html"))
+    with page.expect_navigation():
+        page.get_by_role("link", name="alpha-7b vs beta-3b").click()
+    assert page.locator("#diff-summary tbody tr").count() == 8
+    assert page.locator(".verdict").count() > 8
+    page.screenshot(path=str(shots / "diff.png"))
+    page.goto(url(published_site, "compare.html#a=beta-3b&b=alpha-7b"))
+    assert page.input_value("#cmp-a") == "beta-3b" and page.input_value("#cmp-b") == "alpha-7b"
+    assert page.locator("#compare-table tbody tr").count() >= 8
+    # The picker's in-browser McNemar (item files loaded as scripts) equals the diff page's.
+    with Queries.open(Store(publish_store[0])) as q:
+        test = next(b for b in diff_models(q, "alpha-7b", "beta-3b").benches if b.benchmark.name == "arc").headline.test
+    expected = "p = " + ("<0.001" if test.p_value < 0.001 else f"{test.p_value:.3f}")
+    paired = page.locator("#compare-table tbody tr", has_text="ARC-Challenge").locator("td").last
+    expect(paired).to_have_text(expected)
+    assert f"{test.n} paired items" in paired.get_attribute("title")
+    page.select_option("#cmp-a", XSS_NAME)
+    assert "a=" in page.url and page.locator("#compare-table thead th").nth(2).text_content() == f"A: {XSS_NAME}"
+    page.click("#cmp-swap")
+    assert page.input_value("#cmp-b") == XSS_NAME
+    no_injection(page)
+    page.screenshot(path=str(shots / "compare.png"))
+    page.goto(url(published_site, "compare.html#a=beta-3b&b=alpha-7b"))
+    with page.expect_navigation():
+        page.locator("#compare").get_by_role("link", name="alpha-7b vs beta-3b").click()
+    assert "/diffs/" in page.url
+    assert watch.site_errors() == []
+
+
+def test_theme_toggle_persists_and_dark_mode_renders(session, published_site, shots):
+    page, _ = session
+    page.emulate_media(color_scheme="dark")
+    page.goto(url(published_site, "index.html"))
+    assert page.get_attribute("html", "data-theme") == "auto"
+    dark_bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.screenshot(path=str(shots / "leaderboard-dark.png"))
+    page.click("#theme-toggle")
+    assert page.get_attribute("html", "data-theme") == "light"
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != dark_bg
+    page.goto(url(published_site, "gallery.html"))
+    assert page.get_attribute("html", "data-theme") == "light"
+    page.click("#theme-toggle")
+    assert page.get_attribute("html", "data-theme") == "dark"
