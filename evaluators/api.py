@@ -157,20 +157,20 @@ def evaluate_modes(inputs: list[str | os.PathLike], *, name: str | None = None,
     return evaluate(_store(results), opts)
 
 
-def _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model, served_model,
+def _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model, model_id,
                    api_key_env, ctx, concurrency, device, dtype):
     from evaluators.modes.datasets import TaskSource
     from evaluators.modes.generate import ModelSource
 
     return (TaskSource(configs=configs, input=input, split=split, data_root=data_root, cache_dir=cache_dir,
                        offline=offline, limit=limit),
-            ModelSource(base_url=base_url, model=model, served_model=served_model, api_key_env=api_key_env, ctx=ctx,
+            ModelSource(base_url=base_url, model=model, model_id=model_id, api_key_env=api_key_env, ctx=ctx,
                         concurrency=concurrency, device=device, dtype=dtype))
 
 
 def generate_modes(*, out: str | os.PathLike | None, configs: list[str] | None = None,
                    input: str | os.PathLike | None = None, base_url: str | None = None, model: str | None = None,
-                   name: str | None = None, served_model: str | None = None, api_key_env: str | None = None,
+                   name: str | None = None, model_id: str | None = None, api_key_env: str | None = None,
                    ctx: int | None = None, concurrency: int = 4, device: str | None = None, dtype: str | None = None,
                    k: int = 8, groups: int = 4, temperature: float = 1.0, top_p: float = 1.0, max_tokens: int = 192,
                    seed: int = 0, prompt_condition: str = "registered_hints_v1", on_draw_error: str = "stop",
@@ -181,7 +181,7 @@ def generate_modes(*, out: str | os.PathLike | None, configs: list[str] | None =
     from evaluators.modes.run import generate_responses
 
     tasks, source = _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model,
-                                   served_model, api_key_env, ctx, concurrency, device, dtype)
+                                   model_id, api_key_env, ctx, concurrency, device, dtype)
     opts = GenerateOptions(out=out, name=name, k=k, groups=groups, temperature=temperature, top_p=top_p,
                            max_tokens=max_tokens, seed=seed, prompt_condition=prompt_condition,
                            on_draw_error=on_draw_error, resume=resume)
@@ -191,7 +191,7 @@ def generate_modes(*, out: str | os.PathLike | None, configs: list[str] | None =
 def run_modes(*, out: str | os.PathLike | None = None, results: Store | str | os.PathLike | None = None,
               configs: list[str] | None = None, input: str | os.PathLike | None = None,
               base_url: str | None = None, model: str | None = None, name: str | None = None,
-              served_model: str | None = None, api_key_env: str | None = None, ctx: int | None = None,
+              model_id: str | None = None, api_key_env: str | None = None, ctx: int | None = None,
               concurrency: int = 4, device: str | None = None, dtype: str | None = None, k: int = 8,
               groups: int = 4, temperature: float = 1.0, top_p: float = 1.0, max_tokens: int = 192, seed: int = 0,
               prompt_condition: str = "registered_hints_v1", on_draw_error: str = "stop", limit: int | None = None,
@@ -203,7 +203,7 @@ def run_modes(*, out: str | os.PathLike | None = None, results: Store | str | os
     from evaluators.modes.run import generate_and_evaluate
 
     tasks, source = _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model,
-                                   served_model, api_key_env, ctx, concurrency, device, dtype)
+                                   model_id, api_key_env, ctx, concurrency, device, dtype)
     opts = GenerateOptions(out=out, name=name, k=k, groups=groups, temperature=temperature, top_p=top_p,
                            max_tokens=max_tokens, seed=seed, prompt_condition=prompt_condition,
                            on_draw_error=on_draw_error, resume=resume)

@@ -321,3 +321,22 @@ def _at(run_id: str):
     import datetime as dt
 
     return dt.datetime(2026, 1, 1) + dt.timedelta(hours=int(run_id[1:]))
+
+
+def test_api_key_comes_from_the_named_variable_or_the_defaults(monkeypatch):
+    from evaluators.core.backends.server import api_key_from_env
+    from evaluators.core.errors import BadInput
+    from evaluators.core.secrets import scrub_text
+
+    for name in ("BANANABENCH_API_KEY", "OPENAI_API_KEY", "MY_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    assert api_key_from_env() is None
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-0000")
+    assert api_key_from_env() == "sk-openai-0000"
+    monkeypatch.setenv("BANANABENCH_API_KEY", "sk-banana-1111")
+    assert api_key_from_env() == "sk-banana-1111"  # ours first
+    with pytest.raises(BadInput, match="MY_KEY"):
+        api_key_from_env("MY_KEY")
+    monkeypatch.setenv("MY_KEY", "sk-mine-2222")
+    assert api_key_from_env("MY_KEY") == "sk-mine-2222"
+    assert "sk-mine-2222" not in scrub_text("calling with sk-mine-2222")

@@ -66,8 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--image", default=None, help="sandbox image (default: bananabench-agent:full if built, "
                                                  "else the offline image, built on demand)")
     p.add_argument("--api-key-env", metavar="VAR", default=None,
-                   help="environment variable holding the server's API key (added by the host proxy; the "
-                        "sandbox never sees it)")
+                   help="environment variable holding the server's API key (default: $BANANABENCH_API_KEY, "
+                        "then $OPENAI_API_KEY; added by the host proxy, the sandbox never sees it)")
     p.add_argument("--memory", default="4g", help="memory limit per container (default 4g)")
     p.add_argument("--pids", type=cliargs.positive_int, default=512, help="process limit per container")
     p.add_argument("--cpus", type=float, default=2.0, help="CPU limit per container")
@@ -145,12 +145,9 @@ def cmd_list(args) -> int:
 
 def cmd_run(args) -> int:
     from evaluators import api
+    from evaluators.core.backends.server import api_key_from_env
 
-    api_key = None
-    if args.api_key_env:
-        api_key = os.environ.get(args.api_key_env)
-        if not api_key:
-            raise BadInput(f"--api-key-env {args.api_key_env}: that environment variable is not set")
+    api_key = api_key_from_env(args.api_key_env)
     summary = api.run_agent(
         name=args.name, base_url=args.base_url, results=args.results, model_id=args.model_id, ctx=args.ctx,
         tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.category, tags=args.tag,

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any
 
 from evaluators.core import cliargs
+from evaluators.core.backends.server import api_key_from_env
 from evaluators.core.errors import EXIT_FAILURE, BadInput
-
-API_KEY_ENVS = ("BANANABENCH_API_KEY", "OPENAI_API_KEY")
 
 
 def _max_tokens(text: str) -> dict[str, int]:
@@ -56,6 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--task", required=True, help="arc, mmlu, gsm8k, a comma-separated list, or all")
     r.add_argument("--base-url", required=True, help="the server, e.g. http://127.0.0.1:8081 (a /v1 suffix is fine)")
     cliargs.add_run_common(r)
+    cliargs.add_api_key_env(r)
     r.add_argument("--model-id", default=None,
                    help="the server's model id (default: the only model, the loaded one, or the one matching --name)")
     r.add_argument("--ctx", type=cliargs.positive_int, default=None,
@@ -121,13 +120,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     h.set_defaults(func=cmd_shim)
 
 
-def _api_key() -> str | None:
-    for name in API_KEY_ENVS:
-        if os.environ.get(name):
-            return os.environ[name]
-    return None
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     from evaluators import api
     from evaluators.chat.datasets import task_names
@@ -137,7 +129,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         tasks, base_url=args.base_url, name=args.name, model_id=args.model_id, ctx=args.ctx, data=args.data,
         limit=args.limit, resume=args.resume, fold_system=args.fold_system, max_tokens=args.max_tokens,
         concurrency=args.concurrency, extra_body=args.extra_body, stream=not args.no_stream,
-        retries=args.retries, retry_wait_s=args.retry_wait, timeout_s=args.timeout, api_key=_api_key(),
+        retries=args.retries, retry_wait_s=args.retry_wait, timeout_s=args.timeout,
+        api_key=api_key_from_env(args.api_key_env),
         results=args.results,
     )
     failed = False

@@ -50,6 +50,14 @@ def add_resume(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_api_key_env(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--api-key-env", metavar="VAR", default=None,
+        help="environment variable holding the server's API key (default: $BANANABENCH_API_KEY, then "
+             "$OPENAI_API_KEY; the key is never stored)",
+    )
+
+
 def add_limit(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit", type=positive_int, metavar="N", default=None,

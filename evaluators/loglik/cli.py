@@ -45,8 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "--base-url, by echoed prompt log-probs (vLLM) or exact teacher forcing (llama.cpp's "
                         "server), refused with exit 3 when it offers neither")
     p.add_argument("--base-url", metavar="URL", default=None,
-                   help="server: the server, e.g. http://127.0.0.1:8080 (API key from BANANABENCH_API_KEY or "
-                        "OPENAI_API_KEY)")
+                   help="server: the server, e.g. http://127.0.0.1:8080")
+    cliargs.add_api_key_env(p)
     p.add_argument("--n-gpu-layers", type=int, metavar="N", default=0,
                    help="gguf: layers offloaded to a GPU (-1: all; default 0; needs a GPU build of xllamacpp)")
     p.add_argument("--n-ctx", type=cliargs.positive_int, metavar="N", default=None,
@@ -128,7 +128,7 @@ def cmd_run(args) -> int:
         dtype=args.dtype, threads=args.threads, batch_size=args.batch_size, max_batch_tokens=args.max_batch_tokens,
         add_bos=args.add_bos, out_dir=args.out_dir, resume=args.resume, limit=args.limit,
         n_gpu_layers=args.n_gpu_layers, n_ctx=args.n_ctx, base_url=args.base_url, concurrency=args.concurrency,
-        api_key=api_key_from_env() if args.backend == "server" else None)
+        api_key=api_key_from_env(args.api_key_env) if args.backend == "server" else None)
     if args.json:
         brief = [{k: v for k, v in r["report"].items() if k != "items"} | {"dir": r["dir"]} for r in result["runs"]]
         json.dump({"runs": brief}, sys.stdout, default=str)

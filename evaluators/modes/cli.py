@@ -71,10 +71,9 @@ def _add_generate_options(p: argparse.ArgumentParser, *, out_required: bool) -> 
                        help="an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (llama.cpp, vLLM, ...)")
     model.add_argument("--model", metavar="PATH", default=None,
                        help="a local transformers model folder or hub id: sampled with transformers (needs [hf])")
-    m.add_argument("--served-model", metavar="ID", default=None,
-                   help="the server's model id to request (default: the only/first one it lists)")
-    m.add_argument("--api-key-env", metavar="VAR", default=None,
-                   help="environment variable holding the server's API key (the key is never stored)")
+    m.add_argument("--model-id", metavar="ID", default=None,
+                   help="the server's model id (default: the only model, the loaded one, or the one matching --name)")
+    cliargs.add_api_key_env(m)
     m.add_argument("--ctx", type=cliargs.positive_int, default=None, metavar="N",
                    help="the server's context window, when it does not report one (/props)")
     m.add_argument("--concurrency", type=cliargs.positive_int, default=4, metavar="N",
@@ -186,7 +185,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def _generation_kwargs(args: argparse.Namespace) -> dict:
     return dict(
         configs=args.config, input=args.input, base_url=args.base_url, model=args.model, name=args.name,
-        served_model=args.served_model, api_key_env=args.api_key_env, ctx=args.ctx, concurrency=args.concurrency,
+        model_id=args.model_id, api_key_env=args.api_key_env, ctx=args.ctx, concurrency=args.concurrency,
         device=args.device, dtype=args.dtype, k=args.k, groups=args.groups, temperature=args.temperature,
         top_p=args.top_p, max_tokens=args.max_tokens, seed=args.seed, prompt_condition=args.prompt_condition,
         on_draw_error=args.on_draw_error, limit=args.limit, split=args.split, data_root=args.data_root,

@@ -76,7 +76,7 @@ class ModelSource:
 
     base_url: str | None = None
     model: str | None = None
-    served_model: str | None = None
+    model_id: str | None = None
     api_key_env: str | None = None
     ctx: int | None = None
     concurrency: int = 4
@@ -84,7 +84,7 @@ class ModelSource:
     dtype: str | None = None
 
     def describe(self) -> dict[str, Any]:
-        return {"base_url": self.base_url, "served_model": self.served_model} if self.base_url \
+        return {"base_url": self.base_url, "model_id": self.model_id} if self.base_url \
             else {"model": str(self.model)}
 
 
@@ -93,15 +93,11 @@ def open_backend(source: ModelSource, name: str | None) -> tuple[Backend, dict[s
     if bool(source.base_url) == bool(source.model):
         raise BadInput("give either --base-url (a server) or --model (a local transformers model)")
     if source.base_url:
-        from evaluators.core.backends.server import ServerBackend
+        from evaluators.core.backends.server import ServerBackend, api_key_from_env
 
-        api_key = None
-        if source.api_key_env:
-            api_key = os.environ.get(source.api_key_env)
-            if not api_key:
-                raise BadInput(f"--api-key-env {source.api_key_env}: that environment variable is empty")
-        backend = ServerBackend.connect(source.base_url, model_id=source.served_model, name=name, ctx=source.ctx,
-                                        api_key=api_key, concurrency=source.concurrency)
+        backend = ServerBackend.connect(source.base_url, model_id=source.model_id, name=name, ctx=source.ctx,
+                                        api_key=api_key_from_env(source.api_key_env),
+                                        concurrency=source.concurrency)
         log.info("%s", backend.info.startup_line())
         identity = backend.identity
         revision = f"server-config-{backend.info.fingerprint}"

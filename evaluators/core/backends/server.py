@@ -78,12 +78,19 @@ TRANSIENT_ERRORS = (ConnectionError, TimeoutError, socket.timeout, http.client.H
 API_KEY_ENVS = ("BANANABENCH_API_KEY", "OPENAI_API_KEY")
 
 
-def api_key_from_env() -> str | None:
-    """The server API key from the environment (never a flag: flags end up in shell history and logs)."""
-    for name in API_KEY_ENVS:
-        if os.environ.get(name):
-            register_secret(os.environ[name])
-            return os.environ[name]
+def api_key_from_env(var: str | None = None) -> str | None:
+    """The server API key from the environment (never a flag value: flags end up in shell history and logs).
+
+    `var` is the user's `--api-key-env VAR` (an error when empty); without it the first of
+    `$BANANABENCH_API_KEY`, `$OPENAI_API_KEY` that is set, else no key.
+    """
+    for name in (var,) if var else API_KEY_ENVS:
+        value = os.environ.get(name)
+        if value:
+            register_secret(value)
+            return value
+    if var:
+        raise BadInput(f"--api-key-env {var}: that environment variable is empty or not set")
     return None
 
 
