@@ -94,6 +94,8 @@ class LlamaServer:
             os.close(fd)
             self.log_path = Path(name)
         env = dict(os.environ)
+        # OpenMP worker threads spin while idle; on a shared machine that starves the threads that work.
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         root = str(Path(evaluators.__file__).resolve().parent.parent)
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         with open(self.log_path, "ab") as log_fh:
