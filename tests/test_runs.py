@@ -224,3 +224,19 @@ def test_progress_lines_without_terminal(capsys):
     lines = capsys.readouterr().err.strip().splitlines()
     assert lines[-1].startswith("scoring 4/4 (100%)") and "it/s" in lines[-1]
     assert "\r" not in "".join(lines)
+
+
+def test_staged_directory_appears_whole_or_not_at_all(tmp_path):
+    dest = tmp_path / "task"
+    with pytest.raises(RuntimeError):
+        with atomic.staged_directory(dest) as tmp:
+            (tmp / "half.txt").write_text("x")
+            raise RuntimeError("crash while building")
+    assert not dest.exists() and list(tmp_path.iterdir()) == []
+    dest.mkdir()
+    (dest / "old.txt").write_text("old")
+    with atomic.staged_directory(dest) as tmp:
+        (tmp / "new.txt").write_text("new")
+        assert (dest / "old.txt").exists()  # the old folder stays until the new one is complete
+    assert [p.name for p in dest.iterdir()] == ["new.txt"]
+    assert [p.name for p in tmp_path.iterdir()] == ["task"]

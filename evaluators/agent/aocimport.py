@@ -13,8 +13,6 @@ import html
 import json
 import os
 import re
-import shutil
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -22,6 +20,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
+from evaluators.core import atomic
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.secrets import register_secret
 
@@ -195,9 +194,7 @@ def write_day(dest: Path, *, year: int, day: int, puzzle: Puzzle, puzzle_input: 
     answers = puzzle.answers[:2]
     if not answers:
         raise BadInput(f"{year} day {day}: no answers on the puzzle page")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
-    try:
+    with atomic.staged_directory(dest) as tmp:
         title = f"Advent of Code {year} day {day}: {puzzle.title}"
         (tmp / "task.toml").write_text(
             f"title = {json.dumps(title, ensure_ascii=False)}\ncategory = \"aoc/{year}\"\ntags = [{json.dumps(language)}]\n"
@@ -212,12 +209,6 @@ def write_day(dest: Path, *, year: int, day: int, puzzle: Puzzle, puzzle_input: 
         (tmp / "verify" / "expected_answers.json").write_text(json.dumps(answers) + "\n", encoding="utf-8")
         (tmp / "solution").mkdir()
         (tmp / "solution" / "answers.txt").write_text("\n".join(answers) + "\n", encoding="utf-8")
-        if dest.exists():
-            shutil.rmtree(dest)
-        tmp.rename(dest)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return dest
 
 

@@ -7,13 +7,13 @@ input + cacheRead + cacheWrite + output. Compactions are finished `compaction_en
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from evaluators.agent.monitor import message_text
+from evaluators.core import atomic
 
 # Events dropped from events.jsonl: each repeats the whole partial message (megabytes per reply).
 DROPPED = frozenset({"message_update", "tool_execution_update"})
@@ -21,14 +21,7 @@ DROPPED = frozenset({"message_update", "tool_execution_update"})
 
 def read_events(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
     """Events from an events.jsonl (a torn last line is skipped)."""
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            try:
-                event = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(event, dict):
-                yield event
+    return atomic.read_jsonl(path)
 
 
 def _context(usage: dict[str, Any]) -> int:

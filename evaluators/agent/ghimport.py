@@ -13,9 +13,7 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
-import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -23,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from evaluators.core import atomic
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.secrets import register_secret
 
@@ -221,9 +220,7 @@ def write_task(dest: Path, spec: TaskSpec, fix: Fix, *, force: bool = False) -> 
         raise BadInput("the fix changes no test files, so there would be no hidden test; pick another fix")
     if not patch.strip():
         raise BadInput("the fix changes only tests, so there is no source change to use as the solution")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
-    try:
+    with atomic.staged_directory(dest) as tmp:
         lines = [f"title = {toml_str(spec.title)}", f"category = {toml_str('issue/' + spec.kind)}",
                  f"tags = [{', '.join(toml_str(t) for t in (spec.language, spec.kind, 'large', 'real-issue'))}]",
                  f"description = {toml_str(spec.description)}", "", "[verify]",
@@ -239,12 +236,6 @@ def write_task(dest: Path, spec: TaskSpec, fix: Fix, *, force: bool = False) -> 
             target.write_bytes(content)
         (tmp / "solution").mkdir()
         (tmp / "solution" / "solution.patch").write_text(patch, encoding="utf-8")
-        if dest.exists():
-            shutil.rmtree(dest)
-        tmp.rename(dest)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return dest
 
 

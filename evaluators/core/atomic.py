@@ -6,9 +6,12 @@ silently replaced: callers must say `overwrite=True`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,3 +53,34 @@ def write_text(path: str | os.PathLike, text: str, *, overwrite: bool = False) -
 def write_json(path: str | os.PathLike, obj: Any, *, overwrite: bool = False) -> Path:
     text = json.dumps(obj, indent=2, sort_keys=False, ensure_ascii=False, default=str, allow_nan=False)
     return write_text(path, text + "\n", overwrite=overwrite)
+
+
+@contextlib.contextmanager
+def staged_directory(dest: str | os.PathLike) -> Iterator[Path]:
+    """Build a folder beside `dest`, then swap it into place; on error nothing of it remains.
+
+    The caller decides beforehand whether replacing an existing `dest` is allowed.
+    """
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    try:
+        yield tmp
+        if dest.exists():
+            shutil.rmtree(dest)
+        os.replace(tmp, dest)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def read_jsonl(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
+    """The JSON objects of an append-only log; a torn line (a crash mid-write) is skipped."""
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict):
+                yield record

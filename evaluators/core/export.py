@@ -9,10 +9,9 @@ Hidden runs (`store hide`) stay out of an export unless `include_hidden=True`.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
+from evaluators.core import atomic
 from evaluators.core.errors import BadInput
 from evaluators.core.store import Store
 
@@ -59,22 +58,13 @@ def export_store(store: Store, out_dir: str | os.PathLike, fmt: str = "parquet",
     out = Path(out_dir)
     if out.exists() and any(out.iterdir()) and not overwrite:
         raise BadInput(f"{out}: export directory is not empty; choose another")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     written = []
-    try:
-        with store.read() as con:
-            for table in EXPORT_TABLES:
-                columns = [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
-                target = tmp / f"{table}.{fmt}"
-                options = "FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER true"
-                path_sql = str(target).replace("'", "''")
-                con.execute(f"COPY ({_select(table, columns, private, include_hidden)}) TO '{path_sql}' ({options})")
-                written.append(out / target.name)
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
+    with atomic.staged_directory(out) as tmp, store.read() as con:
+        for table in EXPORT_TABLES:
+            columns = [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()]
+            target = tmp / f"{table}.{fmt}"
+            options = "FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER true"
+            path_sql = str(target).replace("'", "''")
+            con.execute(f"COPY ({_select(table, columns, private, include_hidden)}) TO '{path_sql}' ({options})")
+            written.append(out / target.name)
     return written

@@ -331,15 +331,10 @@ def _replay_journal(store: Store, run_id: str, journal: Path) -> int:
     if not journal.exists():
         return 0
     tables: dict[str, list[dict[str, Any]]] = {"attempts": [], "choices": [], "attempt_metrics": []}
-    with open(journal, encoding="utf-8") as fh:
-        for line in fh:
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            tables["attempts"].append(entry["attempt"])
-            tables["choices"].extend(entry.get("choices", []))
-            tables["attempt_metrics"].extend(entry.get("metrics", []))
+    for entry in atomic.read_jsonl(journal):
+        tables["attempts"].append(entry["attempt"])
+        tables["choices"].extend(entry.get("choices", []))
+        tables["attempt_metrics"].extend(entry.get("metrics", []))
     with store.write() as con:
         for table, rows in tables.items():
             store.upsert(table, rows, con=con)

@@ -64,14 +64,6 @@ class ScopeDiff:
         return self.b.value - self.a.value
 
 
-@dataclass(frozen=True)
-class Flip:
-    item_id: str
-    category: str | None
-    a: dict[str, Any]
-    b: dict[str, Any]
-
-
 @dataclass
 class BenchDiff:
     benchmark: Benchmark
@@ -79,9 +71,9 @@ class BenchDiff:
     a: RunSummary
     b: RunSummary
     rows: list[ScopeDiff]
-    improved: list[Flip] = field(default_factory=list)
-    regressed: list[Flip] = field(default_factory=list)
-    changed_status: list[Flip] = field(default_factory=list)
+    improved: list[PairedItem] = field(default_factory=list)
+    regressed: list[PairedItem] = field(default_factory=list)
+    changed_status: list[PairedItem] = field(default_factory=list)
     only_a: int = 0
     only_b: int = 0
     paired: int = 0
@@ -226,16 +218,15 @@ def compare_runs(q: Queries, a: RunSummary, b: RunSummary, *, seed: int = SEED,
                      paired=sum(1 for p in pairs if p.a["n"] and p.b["n"]))
     flip_metric = metric or "accuracy"
     for p in pairs:
-        flip = Flip(p.item_id, p.category, p.a, p.b)
         if p.a["statuses"] != p.b["statuses"] and (len(p.a["statuses"]) > 1 or bench.evaluator == "agent"):
-            diff.changed_status.append(flip)
+            diff.changed_status.append(p)
         if not (p.a["n"] and p.b["n"]):
             continue
         va, vb = _item_value(p.a, flip_metric), _item_value(p.b, flip_metric)
         if va is None or vb is None or va == vb:
             continue
         better = vb > va if bench.higher_is_better else vb < va
-        (diff.improved if better else diff.regressed).append(flip)
+        (diff.improved if better else diff.regressed).append(p)
     return diff
 
 
