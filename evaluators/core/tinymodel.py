@@ -9,7 +9,6 @@ gives the same bytes whatever transformers does at init time.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -18,6 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from evaluators.core.atomic import file_lock
 from evaluators.core.errors import BadInput
 
 CORPUS = Path(__file__).with_name("resources") / "tiny_corpus.txt"
@@ -90,7 +90,7 @@ def cached_tiny(cache_dir: str | os.PathLike, *, seed: int = 0, gguf: bool = Tru
     entry = cache / f"tiny-s{seed}-{_builder_hash()[:16]}"
     if _complete(entry, gguf):
         return _describe(entry, _read_info(entry))
-    with _file_lock(cache / f"{entry.name}.lock"):
+    with file_lock(cache / f"{entry.name}.lock"):
         if not entry.exists():
             make_tiny(entry, seed=seed, gguf=gguf)
         elif gguf and not (entry / GGUF_FILE).exists():
@@ -338,13 +338,3 @@ def _builder_hash() -> str:
         with contextlib.suppress(PackageNotFoundError):
             digest.update(f"{dist}=={version(dist)}".encode())
     return digest.hexdigest()
-
-
-@contextlib.contextmanager
-def _file_lock(path: Path):
-    with open(path, "a+") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
