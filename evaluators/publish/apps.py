@@ -13,7 +13,8 @@ import re
 import shutil
 from pathlib import Path
 
-from evaluators.publish.queries import Attempt, Queries
+from evaluators.publish.queries import Queries
+from evaluators.publish.views import Attempt
 
 log = logging.getLogger("bananabench")
 

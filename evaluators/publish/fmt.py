@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import math
 
+from evaluators.core.contract import Metric
+
 # Fractions in the store, shown as percentages (deltas in percentage points).
 FRACTION_METRICS = frozenset({
-    "accuracy", "acc", "acc_norm", "weighted_accuracy", "score", "pass_at_k", "distinct_at_k", "pcmd",
-    "pass_rate", "recall", "precision",
+    Metric.ACCURACY, Metric.ACC, Metric.ACC_NORM, Metric.ACC_CHARS, Metric.WEIGHTED_ACCURACY, Metric.SCORE,
+    Metric.PASS_AT_K, Metric.DISTINCT_AT_K, Metric.PCMD, Metric.PASS_RATE, "recall", "precision",
 })
-RATING_METRICS = frozenset({"elo"})
-GRADE_METRICS = frozenset({"manual_grade"})
+RATING_METRICS = frozenset({Metric.ELO})
+GRADE_METRICS = frozenset({Metric.MANUAL_GRADE})
 
 METRIC_LABELS = {
-    "accuracy": "accuracy", "acc": "acc", "acc_norm": "acc_norm", "weighted_accuracy": "weighted acc.",
-    "elo": "Elo", "score": "score", "pass_at_k": "pass@k", "distinct_at_k": "distinct@k", "pcmd": "PCMD",
-    "manual_grade": "human grade", "n_correct": "correct", "n_wrong": "wrong", "n_unanswered": "unanswered",
-    "n_error": "errors",
+    Metric.ACC_NORM: "acc_norm", Metric.ACC_CHARS: "acc_chars", Metric.WEIGHTED_ACCURACY: "weighted acc.", Metric.ELO: "Elo", Metric.PASS_AT_K: "pass@k",
+    Metric.DISTINCT_AT_K: "distinct@k", Metric.PCMD: "PCMD", Metric.MANUAL_GRADE: "human grade",
+    "n_correct": "correct", "n_wrong": "wrong", "n_unanswered": "unanswered", "n_error": "errors",
 }
 
 
