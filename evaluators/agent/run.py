@@ -138,9 +138,9 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
     server_mod.record_server_config(store, info)
     server_mod.note_server_change(store, opts.name, info)
     if not opts.rerun and (finished := _already_done(store, spec, tasks, opts.attempts)):
-        log.info("every selected attempt is already done in run %s; --rerun repeats them", finished)
-        return {"run_id": finished, "dir": str((store.run(finished) or {}).get("extra", {}).get("out_dir", "")),
-                "scores": store.scores(finished), "already_done": True}
+        log.info("every selected attempt is already done in run %s; --rerun repeats them", finished["run_id"])
+        return {"run_id": finished["run_id"], "dir": str(core_runs.run_dir(store, finished)),
+                "scores": store.scores(finished["run_id"]), "already_done": True}
     with start_run(store, spec, resume=not opts.rerun, policy="public", benchmark_title="banana-benchmark",
                    headline_metric="score") as run:
         owner = core_runs.slug(opts.name)
@@ -170,19 +170,14 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
         return {"run_id": run.run_id, "dir": str(run.dir), "scores": scores}
 
 
-def _already_done(store: Store, spec: RunSpec, tasks: list[datasets.Task], attempts: int) -> str | None:
-    """A finished run with the same configuration that holds every selected attempt (no unfinished run newer)."""
-    rows = store.query(
-        "SELECT run_id, status FROM runs WHERE model_name = ? AND benchmark = ? ORDER BY started_at DESC LIMIT 1",
-        [spec.model_name, spec.benchmark]).rows
-    if not rows or rows[0][1] != "finished":
+def _already_done(store: Store, spec: RunSpec, tasks: list[datasets.Task], attempts: int) -> dict[str, Any] | None:
+    """The run that finished with this configuration (`core.runs.finished_run`) if it holds every selected attempt."""
+    run = core_runs.finished_run(store, spec)
+    if run is None:
         return None
-    run_id = rows[0][0]
-    if (store.run(run_id) or {}).get("signature") != spec.signature():
-        return None
-    done = store.done_items(run_id, exclude_statuses=spec.retry_statuses)
+    done = store.done_items(run["run_id"], exclude_statuses=spec.retry_statuses)
     wanted = {(t.id, n) for t in tasks for n in range(1, attempts + 1)}
-    return run_id if wanted <= done else None
+    return run if wanted <= done else None
 
 
 def _start_dirs(run_dir: Path, tasks: list[datasets.Task]) -> dict[str, Path]:

@@ -30,7 +30,8 @@ from evaluators.core.backends.server import (
 from evaluators.core.errors import BadInput
 from evaluators.core.progress import Progress
 from evaluators.core.runs import RunSpec, start_run
-from evaluators.core.store import COLUMNS, Store
+from evaluators.core.schema import COLUMNS
+from evaluators.core.store import Store
 
 log = logging.getLogger("bananabench")
 

@@ -23,7 +23,7 @@ from typing import Any
 from evaluators.core.backends.base import Backend, LoglikRequest
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.progress import Progress
-from evaluators.core.runs import Run, RunSpec, start_run
+from evaluators.core.runs import Run, RunSpec, finished_run, run_dir, start_run
 from evaluators.core.store import Store
 from evaluators.loglik import datasets as ds
 from evaluators.loglik import metrics, report
@@ -257,24 +257,13 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared],
 
 
 def finished_twin(store: Store, spec: RunSpec) -> dict[str, Any] | None:
-    """On `--resume`: the latest run of this model/benchmark/split when it already finished with this signature.
-
-    Resuming a multi-split command after an interruption must not redo (or trip over) the splits
-    that finished; their report is taken as is.
-    """
-    rows = store.query(
-        "SELECT run_id, status, signature, extra FROM runs WHERE model_name = ? AND benchmark = ? "
-        "AND coalesce(split, '') = coalesce(?, '') ORDER BY started_at DESC LIMIT 1",
-        [spec.model_name, spec.benchmark, spec.split]).dicts() if store.path.exists() else []
-    if not rows or rows[0]["status"] != "finished" or rows[0]["signature"] != spec.signature():
+    """On `--resume`: the run that already finished with this signature (`core.runs.finished_run`), with its
+    report; resuming a multi-split command after an interruption keeps the splits that finished."""
+    run = finished_run(store, spec)
+    folder = run_dir(store, run) if run else None
+    if folder is None or not (folder / report.REPORT).is_file():
         return None
-    extra = json.loads(rows[0]["extra"] or "{}")
-    folder = Path(extra.get("out_dir") or store.root / "runs" / rows[0]["run_id"])
-    if not (folder / report.REPORT).is_file():
-        return None
-    log.info("%s%s already finished in run %s; keeping it", spec.benchmark, f" {spec.split}" if spec.split else "",
-             rows[0]["run_id"])
-    return {"run_id": rows[0]["run_id"], "dir": str(folder),
+    return {"run_id": run["run_id"], "dir": str(folder),
             "report": json.loads((folder / report.REPORT).read_text(encoding="utf-8"))}
 
 

@@ -8,7 +8,6 @@ one attempt row per response and one score row per cell and metric. A failed mod
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Sequence
@@ -18,7 +17,7 @@ from typing import Any
 
 from evaluators.core.errors import BadInput
 from evaluators.core.progress import Progress
-from evaluators.core.runs import RunSpec, canonical_json, sha256_bytes, sha256_file, slug, start_run
+from evaluators.core.runs import RunSpec, canonical_json, run_dir, sha256_bytes, sha256_file, slug, start_run
 from evaluators.core.store import Store
 from evaluators.modes import BENCHMARK, CUSTOM_BENCHMARK, HEADLINE_METRIC, datasets, grading, metrics
 from evaluators.modes.generate import (
@@ -150,15 +149,11 @@ def _spec(opts: EvaluateOptions, responses: datasets.ResponseSet, run_meta: dict
 
 def _resumable_artifacts(store: Store, spec: RunSpec) -> Path | None:
     """The graded units of an unfinished run of the same evaluation (killed while it was being stored)."""
-    rows = store.query(
-        "SELECT signature, extra FROM runs WHERE model_name = ? AND benchmark = ? AND coalesce(split, '') = "
-        "coalesce(?, '') AND status <> 'finished' ORDER BY started_at DESC LIMIT 1",
-        [spec.model_name, spec.benchmark, spec.split]).rows
-    if not rows or rows[0][0] != spec.signature():
+    run = store.latest_run(spec.model_name, spec.benchmark, spec.split, unfinished=True)
+    if run is None or run["signature"] != spec.signature():
         return None
-    out_dir = json.loads(rows[0][1] or "{}").get("out_dir")
-    folder = Path(out_dir) / ARTIFACTS if out_dir else None
-    return folder if folder is not None and folder.is_dir() else None
+    folder = run_dir(store, run) / ARTIFACTS
+    return folder if folder.is_dir() else None
 
 
 def _cells(units: list[grading.Unit], responses: datasets.ResponseSet, threshold: int,
