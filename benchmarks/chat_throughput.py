@@ -46,7 +46,8 @@ def timed(backend, reqs) -> tuple[float, int]:
 
 def measure(base_url: str, args: argparse.Namespace) -> dict:
     """Alternate the two ways `--rounds` times (a busy machine hits both alike); report medians."""
-    from evaluators.core.backends.server import ServerBackend, discover
+    from evaluators.core.backends.discovery import discover
+    from evaluators.core.backends.server import ServerBackend
 
     info = discover(base_url)
     reqs = requests_for(args.items, args.max_tokens)

@@ -129,7 +129,7 @@ def run_chat(tasks: Sequence[str], *, base_url: str, name: str | None = None, mo
     user turn only when the server's chat template has no system role.
     """
     from evaluators.chat.run import run_chat as _run_chat
-    from evaluators.core.backends.server import RetryPolicy
+    from evaluators.core.http import RetryPolicy
 
     return _run_chat(_store(results), list(tasks), base_url=base_url, name=name, model_id=model_id, ctx=ctx,
                      data=None if data is None else str(data), limit=limit, resume=resume, fold_system=fold_system,

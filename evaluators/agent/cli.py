@@ -145,7 +145,7 @@ def cmd_list(args) -> int:
 
 def cmd_run(args) -> int:
     from evaluators import api
-    from evaluators.core.backends.server import api_key_from_env
+    from evaluators.core.secrets import api_key_from_env
 
     api_key = api_key_from_env(args.api_key_env)
     summary = api.run_agent(

@@ -109,9 +109,10 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
         dry_run(opts, config)
         return {"dry_run": True}
     tasks = select_tasks(opts)
-    from evaluators.core.backends import server as server_mod
+    from evaluators.core.backends import server_configs
+    from evaluators.core.backends.discovery import discover
 
-    info = server_mod.discover(opts.base_url, model_id=opts.model_id, name=opts.name, ctx=opts.ctx,
+    info = discover(opts.base_url, model_id=opts.model_id, name=opts.name, ctx=opts.ctx,
                                api_key=opts.api_key)
     log.info("%s", info.startup_line())
     podman = pm.detect()
@@ -135,8 +136,8 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
         extra={**info.run_extra(), "image": img.identity(), "pi_version": img.pi_version,
                "context_window": info.ctx, "config_file": config.source},
     )
-    server_mod.record_server_config(store, info)
-    server_mod.note_server_change(store, opts.name, info)
+    server_configs.record_server_config(store, info)
+    server_configs.note_server_change(store, opts.name, info)
     if not opts.rerun and (finished := _already_done(store, spec, tasks, opts.attempts)):
         log.info("every selected attempt is already done in run %s; --rerun repeats them", finished["run_id"])
         return {"run_id": finished["run_id"], "dir": str(core_runs.run_dir(store, finished)),

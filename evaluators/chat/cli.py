@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from evaluators.core import cliargs
-from evaluators.core.backends.server import api_key_from_env
 from evaluators.core.errors import EXIT_FAILURE, BadInput
+from evaluators.core.secrets import api_key_from_env
 
 
 def _max_tokens(text: str) -> dict[str, int]:

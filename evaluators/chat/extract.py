@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from evaluators.chat.datasets import LETTERS, canonical_number
-from evaluators.core.backends.server import split_reasoning
+from evaluators.core.text import split_reasoning
 
 EXTRACTION_VERSION = "2026-11-v1"
 

@@ -21,10 +21,10 @@ from typing import Any
 from evaluators.chat.datasets import TASKS, Item, canonical_number, item_from_record
 from evaluators.chat.extract import EXTRACTION_VERSION, extract, verdict
 from evaluators.chat.metrics import score_rows, summary
-from evaluators.core.backends.server import split_reasoning
 from evaluators.core.errors import BadInput, located
 from evaluators.core.runs import RunSpec, sha256_bytes, start_run
 from evaluators.core.store import Store
+from evaluators.core.text import split_reasoning
 
 log = logging.getLogger("bananabench")
 

@@ -19,15 +19,11 @@ from evaluators.chat.datasets import TASKS, Item, TaskData, load_task
 from evaluators.chat.extract import EXTRACTION_VERSION, extract, verdict
 from evaluators.chat.metrics import score_rows, summary
 from evaluators.core.backends.base import GenerationRequest, GenerationResult
-from evaluators.core.backends.server import (
-    RetryPolicy,
-    ServerBackend,
-    discover,
-    normalize_base_url,
-    note_server_change,
-    record_server_config,
-)
+from evaluators.core.backends.discovery import discover
+from evaluators.core.backends.server import ServerBackend
+from evaluators.core.backends.server_configs import note_server_change, record_server_config
 from evaluators.core.errors import BadInput
+from evaluators.core.http import RetryPolicy, normalize_base_url
 from evaluators.core.progress import Progress
 from evaluators.core.runs import RunSpec, start_run
 from evaluators.core.schema import COLUMNS

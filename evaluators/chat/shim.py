@@ -26,8 +26,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from evaluators.core.backends.server import normalize_base_url
 from evaluators.core.errors import BadInput
+from evaluators.core.http import normalize_base_url
 
 log = logging.getLogger("bananabench")
 

@@ -120,7 +120,7 @@ def _print_summary(result: dict) -> None:
 
 def cmd_run(args) -> int:
     from evaluators import api
-    from evaluators.core.backends.server import api_key_from_env
+    from evaluators.core.secrets import api_key_from_env
 
     result = api.run_loglik(
         bench=args.bench, model=args.model, name=args.name, results=args.results, data=args.data,

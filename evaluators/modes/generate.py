@@ -25,10 +25,10 @@ from typing import Any
 
 from evaluators.core import atomic
 from evaluators.core.backends.base import Backend, GenerationRequest, GenerationResult
-from evaluators.core.backends.server import split_reasoning
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.progress import Progress
 from evaluators.core.runs import canonical_json, sha256_bytes, signature_diff
+from evaluators.core.text import split_reasoning
 
 log = logging.getLogger("bananabench")
 
@@ -93,7 +93,8 @@ def open_backend(source: ModelSource, name: str | None) -> tuple[Backend, dict[s
     if bool(source.base_url) == bool(source.model):
         raise BadInput("give either --base-url (a server) or --model (a local transformers model)")
     if source.base_url:
-        from evaluators.core.backends.server import ServerBackend, api_key_from_env
+        from evaluators.core.backends.server import ServerBackend
+        from evaluators.core.secrets import api_key_from_env
 
         backend = ServerBackend.connect(source.base_url, model_id=source.model_id, name=name, ctx=source.ctx,
                                         api_key=api_key_from_env(source.api_key_env),

@@ -25,25 +25,15 @@ import json
 import logging
 import math
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
 from evaluators.core.backends.base import Backend, LoglikRequest, LoglikResult
-from evaluators.core.backends.server import (
-    TRANSIENT_ERRORS,
-    HttpClient,
-    HttpError,
-    RetryPolicy,
-    ServerInfo,
-    ServerUnavailable,
-    _describe,
-    _model_entries,
-    discover,
-)
+from evaluators.core.backends.discovery import ServerInfo, ServerUnavailable, discover, model_entries
 from evaluators.core.errors import EvaluationFailure
+from evaluators.core.http import TRANSIENT_ERRORS, HttpClient, HttpError, RetryPolicy, describe_error
 
 log = logging.getLogger("bananabench.server")
 
@@ -89,17 +79,12 @@ class Reply:
 def call(client: HttpClient, method: str, path: str, body: Any = None, *, timeout: float,
          retry: RetryPolicy) -> Reply:
     """A JSON request; transient failures are retried, a server that stays away raises ServerUnavailable."""
-    for attempt in range(1, retry.attempts + 1):
-        try:
-            return Reply(200, client.request_json(method, path, body, timeout=timeout))
-        except HttpError as exc:
-            if not exc.transient or attempt == retry.attempts:
-                return Reply(exc.status, exc.message)
-        except TRANSIENT_ERRORS as exc:
-            if attempt == retry.attempts:
-                raise ServerUnavailable(f"{client.base_url}{path}: {_describe(exc)}") from exc
-        time.sleep(retry.delay(attempt))
-    raise AssertionError("unreachable")
+    try:
+        return Reply(200, retry.call(lambda: client.request_json(method, path, body, timeout=timeout)))
+    except HttpError as exc:
+        return Reply(exc.status, exc.message)
+    except TRANSIENT_ERRORS as exc:
+        raise ServerUnavailable(f"{client.base_url}{path}: {describe_error(exc)}") from exc
 
 
 def check_prompt_logprobs(values: Any, n_prompt: int) -> list[float]:
@@ -178,7 +163,7 @@ class ServerLoglikBackend(Backend):
         self.client = HttpClient(info.base_url, api_key=api_key)
         self.timeout = timeout
         self.retry = retry or RetryPolicy()
-        entry = next((e for e in _model_entries(info.models) if e["id"] == info.model_id), {})
+        entry = next((e for e in model_entries(info.models) if e["id"] == info.model_id), {})
         meta = entry.get("meta") if isinstance(entry.get("meta"), dict) else {}
         self.n_vocab: int | None = meta.get("n_vocab") if isinstance(meta.get("n_vocab"), int) else None
         self._tokenize_style = self._detect_tokenizer()
