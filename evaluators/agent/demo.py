@@ -20,14 +20,16 @@ def _tasks_dir() -> Path:
 
 
 def run(ctx) -> None:
-    from evaluators import api
+    """`ctx`: the demo's `evaluators.demo.DemoContext`."""
+    from evaluators.agent.run import AgentRunOptions, run_agent_benchmark
+    from evaluators.core.backends.discovery import ServerOptions
     from evaluators.core.llamacpp import LlamaServer
 
     assert ctx.tiny_gguf is not None
     with LlamaServer(ctx.tiny_gguf, n_ctx=32768, alias=ctx.model_name, threads=1) as server:
-        summary = api.run_agent(name=ctx.model_name, base_url=server.base_url, results=ctx.store.root,
-                                tasks_dir=str(_tasks_dir()), categories=["smoke"], max_tokens=64,
-                                timeout_s=180, idle_s=90, parallel=1)
+        summary = run_agent_benchmark(AgentRunOptions(
+            name=ctx.model_name, server=ServerOptions(base_url=server.base_url), results=str(ctx.store.root),
+            tasks_dir=str(_tasks_dir()), categories=["smoke"], max_tokens=64, timeout_s=180, idle_s=90, parallel=1))
     overall = {s["metric"]: s["value"] for s in summary["scores"] if s["scope"] == "overall"}
     ctx.notes.append(f"agent: run {summary['run_id']}: score {overall.get('score', 0):.2f} on the smoke tasks "
                      f"({int(overall.get('n_failed', 0))} failed, as expected from a random tiny model)")

@@ -7,9 +7,9 @@ import json
 import sys
 from typing import Any
 
+from evaluators.chat.options import ChatOptions
 from evaluators.core import cliargs
 from evaluators.core.errors import EXIT_FAILURE, BadInput
-from evaluators.core.secrets import api_key_from_env
 
 
 def _max_tokens(text: str) -> dict[str, int]:
@@ -32,6 +32,11 @@ def _max_tokens(text: str) -> dict[str, int]:
     return budgets
 
 
+def _tasks(text: str) -> list[str]:
+    """`arc,mmlu` -> ["arc", "mmlu"] (checked, and `all` expanded, when the run starts)."""
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
 def _json_object(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
@@ -51,23 +56,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     r = verbs.add_parser("run", help="evaluate a served model on one or more chat tasks",
                          description="Ask every item of each task, extract the answer letter/number, store one "
                                      "row per item. Infrastructure errors are kept apart and retried by --resume.")
-    r.add_argument("--task", required=True, help="arc, mmlu, gsm8k, a comma-separated list, or all")
-    r.add_argument("--base-url", required=True, help="the server, e.g. http://127.0.0.1:8081 (a /v1 suffix is fine)")
+    r.add_argument("--task", dest="tasks", type=_tasks, required=True, metavar="TASK[,TASK...]",
+                   help="arc, mmlu, gsm8k, a comma-separated list, or all")
     cliargs.add_run_common(r)
-    cliargs.add_api_key_env(r)
-    r.add_argument("--model-id", default=None,
-                   help="the server's model id (default: the only model, the loaded one, or the one matching --name)")
-    r.add_argument("--ctx", type=cliargs.positive_int, default=None,
-                   help="the context window per slot (default: from /props, the router's launch args, or /slots)")
+    cliargs.add_server(r)
     r.add_argument("--fold-system", action="store_true", default=None,
                    help="fold the system text into the user turn (automatic when the template has no system role)")
     r.add_argument("--max-tokens", type=_max_tokens, default=None, metavar="N|TASK=N,...",
                    help="token budget per answer, for every task or per task (default arc=1024, mmlu=2048, gsm8k=1024)")
-    r.add_argument("--concurrency", type=cliargs.positive_int, default=None,
-                   help="requests in flight (default: the server's slots)")
     r.add_argument("--extra-body", type=_json_object, default=None, metavar="JSON",
                    help='extra request fields, e.g. \'{"chat_template_kwargs": {"enable_thinking": false}}\'')
-    r.add_argument("--no-stream", action="store_true", help="ask for whole responses instead of SSE streams")
+    r.add_argument("--no-stream", dest="stream", action="store_false",
+                   help="ask for whole responses instead of SSE streams")
     r.add_argument("--retries", type=cliargs.positive_int, default=5,
                    help="attempts per request on transient failures (default 5)")
     r.add_argument("--retry-wait", type=cliargs.non_negative_float, default=1.0, metavar="S",
@@ -121,18 +121,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from evaluators import api
-    from evaluators.chat.datasets import task_names
+    from evaluators.chat.run import run_chat
 
-    tasks = task_names(args.task)
-    results = api.run_chat(
-        tasks, base_url=args.base_url, name=args.name, model_id=args.model_id, ctx=args.ctx, data=args.data,
-        limit=args.limit, resume=args.resume, fold_system=args.fold_system, max_tokens=args.max_tokens,
-        concurrency=args.concurrency, extra_body=args.extra_body, stream=not args.no_stream,
-        retries=args.retries, retry_wait_s=args.retry_wait, timeout_s=args.timeout,
-        api_key=api_key_from_env(args.api_key_env),
-        results=args.results,
-    )
+    results = run_chat(cliargs.options(ChatOptions, args))
     failed = False
     for res in results:
         s = res.summary

@@ -12,14 +12,17 @@ TITLE = "chat: ARC, MMLU and GSM8K sample questions against the tiny model serve
 
 
 def run(ctx: Any) -> None:
-    from evaluators import api
-    from evaluators.chat.datasets import SAMPLES_DIR
+    """`ctx`: the demo's `evaluators.demo.DemoContext`."""
+    from evaluators.chat.datasets import SAMPLES_DIR, TASKS
+    from evaluators.chat.options import ChatOptions
+    from evaluators.chat.run import run_chat
+    from evaluators.core.backends.discovery import ServerOptions
     from evaluators.core.llamacpp import LlamaServer
 
     with LlamaServer(ctx.tiny_gguf, n_ctx=2048, parallel=2, alias="tiny") as server:
-        results = api.run_chat(["arc", "mmlu", "gsm8k"], base_url=server.base_url, name=ctx.model_name,
-                               data=SAMPLES_DIR, max_tokens={"arc": 48, "mmlu": 48, "gsm8k": 48},
-                               results=ctx.store)
+        results = run_chat(ChatOptions(tasks=list(TASKS), server=ServerOptions(base_url=server.base_url),
+                                       name=ctx.model_name, data=str(SAMPLES_DIR),
+                                       max_tokens=dict.fromkeys(TASKS, 48), results=str(ctx.store.root)))
     for res in results:
         s = res.summary
         ctx.notes.append(f"chat {res.task}: run {res.run_id} ({res.status}): {s['n_correct']} correct, "

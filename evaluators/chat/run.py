@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from evaluators.chat.datasets import TASKS, Item, TaskData, load_task
+from evaluators.chat.datasets import TASKS, Item, TaskData, load_task, task_names
 from evaluators.chat.extract import EXTRACTION_VERSION, extract, verdict
 from evaluators.chat.metrics import score_rows, summary
+from evaluators.chat.options import ChatOptions
 from evaluators.core.backends.base import GenerationRequest, GenerationResult
-from evaluators.core.backends.discovery import discover
 from evaluators.core.backends.server import ServerBackend
 from evaluators.core.backends.server_configs import note_server_change, record_server_config
 from evaluators.core.errors import BadInput
-from evaluators.core.http import RetryPolicy, normalize_base_url
 from evaluators.core.progress import Progress
 from evaluators.core.runs import RunSpec, start_run
 from evaluators.core.schema import COLUMNS
@@ -38,18 +37,6 @@ SYSTEM_PROMPTS = {
     "number": ("Solve the math problem. You may reason step by step first. End your response with a line "
                "of the form \"#### N\", where N is the final answer as a number."),
 }
-
-
-@dataclass
-class ChatOptions:
-    """How to ask: budgets per task, system-role folding, extra request fields."""
-
-    max_tokens: dict[str, int] = field(default_factory=dict)  # task -> budget; missing: the task default
-    fold_system: bool = False
-    extra_body: dict[str, Any] = field(default_factory=dict)
-
-    def budget(self, data: TaskData) -> int:
-        return self.max_tokens.get(data.task.name, data.task.max_tokens)
 
 
 @dataclass
@@ -108,10 +95,10 @@ def attempt_row(item: Item, kind: str, result: GenerationResult, *, messages: An
 
 
 def run_task(store: Store, backend: ServerBackend, data: TaskData, *, name: str, options: ChatOptions,
-             resume: bool = False, limited: bool = False) -> TaskResult:
+             fold_system: bool) -> TaskResult:
     """Evaluate one task; returns when every item has a row (or raises when the server goes away)."""
     task, info = data.task, backend.info
-    budget = options.budget(data)
+    budget = options.max_tokens.get(task.name, task.max_tokens)
     if budget >= info.ctx:
         log.warning("%s: a token budget of %d does not fit the %d-token context of a slot (%s); long answers "
                     "will be cut or refused", task.name, budget, info.ctx, info.ctx_source)
@@ -119,9 +106,9 @@ def run_task(store: Store, backend: ServerBackend, data: TaskData, *, name: str,
     spec = RunSpec(
         evaluator="chat", benchmark=task.benchmark, model_name=name, benchmark_version=data.version,
         artifact=backend.identity.as_artifact(), backend="server", dataset_sha256=data.dataset_sha256,
-        official=data.official_source and not limited and default_scoring,
+        official=data.official_source and options.limit is None and default_scoring,
         scoring={"prompt_version": PROMPT_VERSION, "extraction": EXTRACTION_VERSION, "max_tokens": budget,
-                 "temperature": 0.0, "stop": [], "fold_system": options.fold_system,
+                 "temperature": 0.0, "stop": [], "fold_system": fold_system,
                  "extra_body": options.extra_body},
         options={"base_url": info.base_url, "concurrency": backend.concurrency, "stream": backend.stream},
         n_items=len(data.items), retry_statuses=("error",),
@@ -130,14 +117,14 @@ def run_task(store: Store, backend: ServerBackend, data: TaskData, *, name: str,
     )
     record_server_config(store, info)
     note_server_change(store, name, info)
-    with start_run(store, spec, resume=resume, policy="public", benchmark_title=task.title,
+    with start_run(store, spec, resume=options.resume, policy="public", benchmark_title=task.title,
                    headline_metric="accuracy") as run:
         todo = [item for item in data.items if not run.is_done(item.item_id)]
         if run.resumed:
             log.info("%s: resuming run %s, %d of %d items left", task.name, run.run_id, len(todo), len(data.items))
         else:
             log.info("%s: run %s, %d items", task.name, run.run_id, len(todo))
-        msgs = [messages_for(item, task.kind, options.fold_system) for item in todo]
+        msgs = [messages_for(item, task.kind, fold_system) for item in todo]
         requests = [GenerationRequest(messages=m, max_tokens=budget, temperature=0.0, extra=dict(options.extra_body))
                     for m in msgs]
         with Progress(len(data.items), task.name, initial=len(data.items) - len(todo)) as progress:
@@ -163,31 +150,24 @@ def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
-def run_chat(store: Store, tasks: list[str], *, base_url: str, name: str | None = None, model_id: str | None = None,
-             ctx: int | None = None, data: str | None = None, limit: int | None = None, resume: bool = False,
-             fold_system: bool | None = None, max_tokens: dict[str, int] | None = None,
-             concurrency: int | None = None, extra_body: dict[str, Any] | None = None, stream: bool = True,
-             retry: RetryPolicy | None = None, idle_timeout_s: float = 600.0,
-             api_key: str | None = None) -> list[TaskResult]:
+def run_chat(options: ChatOptions) -> list[TaskResult]:
     """Load every task's data (bad input stops here, before anything is written), find the model on
     the server, then evaluate the tasks one after the other."""
-    normalize_base_url(base_url)
-    loaded = [load_task(task, data=data, limit=limit) for task in tasks]
-    info = discover(base_url, model_id=model_id, name=name, ctx=ctx, api_key=api_key)
+    options.server.check()
+    loaded = [load_task(task, data=options.data, limit=options.limit) for task in task_names(",".join(options.tasks))]
+    info = options.server.discover(options.name)
     log.info(info.startup_line())
+    fold_system = options.fold_system
     if fold_system is None:
         caps = (info.props or {}).get("chat_template_caps") or {}
         fold_system = caps.get("supports_system_role") is False
         if fold_system:
             log.info("the chat template has no system role: folding the system text into the user turn")
-    backend = ServerBackend(info, api_key=api_key, concurrency=concurrency, stream=stream, retry=retry,
-                            idle_timeout_s=idle_timeout_s)
-    options = ChatOptions(max_tokens=dict(max_tokens or {}), fold_system=fold_system, extra_body=dict(extra_body or {}))
-    results = []
-    for task_data in loaded:
-        results.append(run_task(store, backend, task_data, name=name or info.model_id, options=options,
-                                resume=resume, limited=limit is not None))
-    return results
+    backend = ServerBackend(info, api_key=options.server.key(), concurrency=options.server.concurrency,
+                            stream=options.stream, retry=options.retry_policy(), idle_timeout_s=options.timeout)
+    store = Store(options.results)
+    return [run_task(store, backend, task_data, name=options.name or info.model_id, options=options,
+                     fold_system=fold_system) for task_data in loaded]
 
 
 def rescore_run(store: Store, run_id: str, *, dry_run: bool = False) -> dict[str, Any]:

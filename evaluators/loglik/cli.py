@@ -7,6 +7,7 @@ import json
 import sys
 
 from evaluators.core import cliargs
+from evaluators.loglik.options import LoglikOptions
 
 DEVICES = ("auto", "cpu", "cuda")
 DTYPES = ("auto", "float32", "bfloat16", "float16")
@@ -29,8 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bench", required=True, metavar="BENCH",
                    help="base-bench, base-evals (all splits in the manifest) or base-evals:SPLIT[,SPLIT...]")
     p.add_argument("--model", metavar="ID_OR_PATH", default=None,
-                   help="hf: hub model id or local model folder; gguf: the .gguf file; server: the served model id "
-                        "(default: the server's only or loaded model)")
+                   help="hf: hub model id or local model folder; gguf: the .gguf file (server: see --model-id)")
     cliargs.add_name(p)
     cliargs.add_results(p)
     p.add_argument("--data", "--local-data", dest="data", metavar="PATH_OR_REPO", default=None,
@@ -44,17 +44,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "log-softmax, no flash attention, f32 KV cache); server: an OpenAI-compatible server at "
                         "--base-url, by echoed prompt log-probs (vLLM) or exact teacher forcing (llama.cpp's "
                         "server), refused with exit 3 when it offers neither")
-    p.add_argument("--base-url", metavar="URL", default=None,
-                   help="server: the server, e.g. http://127.0.0.1:8080")
-    cliargs.add_api_key_env(p)
     p.add_argument("--n-gpu-layers", type=int, metavar="N", default=0,
                    help="gguf: layers offloaded to a GPU (-1: all; default 0; needs a GPU build of xllamacpp)")
     p.add_argument("--n-ctx", type=cliargs.positive_int, metavar="N", default=None,
                    help="gguf: context (KV cache) llama.cpp allocates (default: the model's training context, at "
-                        "most 4096); server: its per-slot context if it does not report one. Longer items are "
-                        "rejected")
-    p.add_argument("--concurrency", type=cliargs.positive_int, metavar="N", default=None,
-                   help="server: requests in flight (default: the server's slots)")
+                        "most 4096); longer items are rejected")
     p.add_argument("--device", choices=DEVICES, default="auto", help="device (default auto: cuda if available)")
     p.add_argument("--dtype", choices=DTYPES, default="auto",
                    help="weights dtype (default auto: float32 on CPU, bfloat16 on CUDA); part of the signature")
@@ -72,6 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     cliargs.add_resume(p)
     cliargs.add_limit(p)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    cliargs.add_server(p, required=False, note=": --backend server only")
     p.set_defaults(func=cmd_run)
 
     p = verbs.add_parser(
@@ -119,16 +114,9 @@ def _print_summary(result: dict) -> None:
 
 
 def cmd_run(args) -> int:
-    from evaluators import api
-    from evaluators.core.secrets import api_key_from_env
+    from evaluators.loglik.run import run_loglik
 
-    result = api.run_loglik(
-        bench=args.bench, model=args.model, name=args.name, results=args.results, data=args.data,
-        data_revision=args.data_revision, revision=args.revision, backend=args.backend, device=args.device,
-        dtype=args.dtype, threads=args.threads, batch_size=args.batch_size, max_batch_tokens=args.max_batch_tokens,
-        add_bos=args.add_bos, out_dir=args.out_dir, resume=args.resume, limit=args.limit,
-        n_gpu_layers=args.n_gpu_layers, n_ctx=args.n_ctx, base_url=args.base_url, concurrency=args.concurrency,
-        api_key=api_key_from_env(args.api_key_env) if args.backend == "server" else None)
+    result = run_loglik(cliargs.options(LoglikOptions, args))
     if args.json:
         brief = [{k: v for k, v in r["report"].items() if k != "items"} | {"dir": r["dir"]} for r in result["runs"]]
         json.dump({"runs": brief}, sys.stdout, default=str)

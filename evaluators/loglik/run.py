@@ -27,40 +27,13 @@ from evaluators.core.runs import Run, RunSpec, finished_run, run_dir, start_run
 from evaluators.core.store import Store
 from evaluators.loglik import datasets as ds
 from evaluators.loglik import metrics, report
+from evaluators.loglik.options import LoglikOptions, check_backend_options
 
 log = logging.getLogger("bananabench")
 
 SCORING_RULE = "separate tokenization, add_special_tokens=False; mean log-prob over continuation tokens; ties → first"
 EVALS_RULE = ("tokens of context + choice, continuation = tokens after the context's; acc = max sum, "
               "acc_norm = max mean log-prob; ties → first; ambiguous boundaries and overlength rejected")
-
-
-@dataclass
-class LoglikOptions:
-    """Everything `bananabench loglik run` accepts (see its --help)."""
-
-    bench: str
-    model: str | None  # hf: hub id or folder; gguf: the file; server: the served model id (None: discover)
-    name: str | None = None
-    backend: str = "hf"
-    device: str = "auto"
-    dtype: str = "auto"
-    threads: int | None = None
-    batch_size: int | None = 8
-    max_batch_tokens: int | None = None
-    add_bos: bool = False
-    data: str | None = None
-    out_dir: str | None = None
-    resume: bool = False
-    limit: int | None = None
-    results: str | None = None
-    revision: str | None = None
-    data_revision: str | None = None
-    n_gpu_layers: int = 0
-    n_ctx: int | None = None
-    base_url: str | None = None
-    concurrency: int | None = None
-    api_key: str | None = field(default=None, repr=False)  # sent to the server, never stored
 
 
 # -- backends ------------------------------------------------------------------------------------
@@ -88,34 +61,14 @@ def _open_gguf(opts: LoglikOptions) -> Backend:
 def _open_server(opts: LoglikOptions) -> Backend:
     from evaluators.core.backends.server_loglik import ServerLoglikBackend
 
-    backend = ServerLoglikBackend.connect(opts.base_url, model_id=opts.model, name=opts.name, ctx=opts.n_ctx,
-                                          api_key=opts.api_key, concurrency=opts.concurrency)
+    backend = ServerLoglikBackend(opts.server.discover(opts.name), api_key=opts.server.key(),
+                                  concurrency=opts.server.concurrency)
     log.info("%s; log-likelihoods by %s", backend.info.startup_line(), backend.method.replace("_", " "))
-    opts.model = backend.info.model_id  # the default model name when --model was not given
     return backend
 
 
 BACKENDS: dict[str, Callable[[LoglikOptions], Backend]] = {"hf": _open_hf, "gguf": _open_gguf,
                                                            "server": _open_server}
-# Flags that mean something to some backends only: given to another one, they are an error, not ignored.
-BACKEND_FLAGS = {"device": ("hf",), "dtype": ("hf",), "revision": ("hf",), "batch_size": ("hf",),
-                 "max_batch_tokens": ("hf",), "n_gpu_layers": ("gguf",), "base_url": ("server",),
-                 "concurrency": ("server",)}
-
-
-def check_backend_options(opts: LoglikOptions) -> None:
-    """BadInput for an unknown backend, a flag it would ignore, or a missing --model / --base-url."""
-    if opts.backend not in BACKENDS:
-        raise BadInput(f"--backend must be one of {', '.join(BACKENDS)}, not {opts.backend!r}")
-    defaults = LoglikOptions(bench="", model=None)
-    for name, backends in BACKEND_FLAGS.items():
-        if opts.backend not in backends and getattr(opts, name) != getattr(defaults, name):
-            raise BadInput(f"--{name.replace('_', '-')} applies to --backend {' or '.join(backends)}, "
-                           f"not {opts.backend}")
-    if opts.backend == "server" and not opts.base_url:
-        raise BadInput("--backend server needs --base-url (the server, e.g. http://127.0.0.1:8080)")
-    if opts.backend != "server" and not opts.model:
-        raise BadInput(f"--backend {opts.backend} needs --model")
 
 
 def open_backend(opts: LoglikOptions) -> Backend:
@@ -340,7 +293,7 @@ def _scorer_info(backend: Backend) -> dict[str, Any]:
 
 
 def run_base_bench(opts: LoglikOptions, store: Store, data: ds.BaseBenchData, backend: Backend) -> dict[str, Any]:
-    name = opts.name or default_model_name(opts.model)
+    name = opts.name or default_model_name(opts.model or backend.identity.source)
     items = data.items[:opts.limit] if opts.limit else data.items
     prepared = prepare_base_bench(backend, items, opts.add_bos)
     reasons = data.official_reasons(opts.limit)
@@ -358,7 +311,7 @@ def run_base_bench(opts: LoglikOptions, store: Store, data: ds.BaseBenchData, ba
                  "limit": opts.limit},
         options={"device": opts.device, "dtype": opts.dtype, "threads": opts.threads, "batch_size": opts.batch_size,
                  "max_batch_tokens": opts.max_batch_tokens, "n_gpu_layers": opts.n_gpu_layers, "n_ctx": opts.n_ctx,
-                 "base_url": opts.base_url, "concurrency": opts.concurrency},
+                 "base_url": opts.server.base_url, "concurrency": opts.server.concurrency},
         n_items=len(items),
         extra={"official_reasons": reasons, "dataset": {"path": str(data.path.resolve()), "source": data.source}},
     )
@@ -437,7 +390,7 @@ def _choice_item(p: Prepared, choices: list[metrics.ChoiceScore] | None, officia
 
 def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: Backend, *, source: str,
               out_dir: str | None) -> dict[str, Any]:
-    name = opts.name or default_model_name(opts.model)
+    name = opts.name or default_model_name(opts.model or backend.identity.source)
     items = split.items[:opts.limit] if opts.limit else split.items
     prepared = prepare_choices(backend, items, opts.add_bos)
     reasons = []
@@ -455,7 +408,7 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
                  "limit": opts.limit},
         options={"device": opts.device, "dtype": opts.dtype, "threads": opts.threads, "batch_size": opts.batch_size,
                  "max_batch_tokens": opts.max_batch_tokens, "n_gpu_layers": opts.n_gpu_layers, "n_ctx": opts.n_ctx,
-                 "base_url": opts.base_url, "concurrency": opts.concurrency},
+                 "base_url": opts.server.base_url, "concurrency": opts.server.concurrency},
         n_items=len(items),
         extra={"official_reasons": reasons, "dataset": {"path": str(split.path.resolve()), "source": source,
                                                         "manifest_sha256": split.manifest_sha256}},
@@ -530,8 +483,6 @@ def run_loglik(opts: LoglikOptions) -> dict[str, Any]:
     """Validate data, load the model, run; returns {"runs": [...], "report": combined summary}."""
     bench, splits = ds.parse_bench(opts.bench)
     check_backend_options(opts)  # before any data download or model load
-    if opts.batch_size is not None and opts.batch_size < 1:
-        raise BadInput("--batch-size must be a positive integer")
     store = Store(opts.results)
     if bench == ds.BASE_BENCH:
         data = _base_bench_data(opts)
@@ -545,7 +496,7 @@ def run_loglik(opts: LoglikOptions) -> dict[str, Any]:
         for split in split_data:
             out_dir = str(Path(opts.out_dir) / split.name) if opts.out_dir else None
             results.append(run_split(opts, store, split, backend, source=source, out_dir=out_dir))
-    combined = {"benchmark": ds.BASE_EVALS, "model_name": opts.name or default_model_name(opts.model),
+    combined = {"benchmark": ds.BASE_EVALS, "model_name": results[0]["report"]["model_name"],
                 "official": all(r["report"]["official"] for r in results),
                 "splits": {r["report"]["split"]: r["split"] for r in results}}
     if opts.out_dir:

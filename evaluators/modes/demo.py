@@ -33,16 +33,23 @@ def walkthrough_files(work: Path) -> dict[str, Path]:
 
 
 def run(ctx: Any) -> None:
-    from evaluators import api
+    """`ctx`: the demo's `evaluators.demo.DemoContext`."""
+    from evaluators.core.backends.discovery import ServerOptions
     from evaluators.core.llamacpp import LlamaServer
+    from evaluators.modes.datasets import TaskSource
+    from evaluators.modes.generate import GenerateOptions, ModelSource
+    from evaluators.modes.run import EvaluateOptions, RunOptions, evaluate, generate_and_evaluate
 
     files = walkthrough_files(ctx.work)
-    recorded = api.evaluate_modes([files["responses"]], results=ctx.store, run_metadata=files["run"])
+    recorded = evaluate(EvaluateOptions([files["responses"]], results=ctx.store.root, run_metadata=files["run"]))
     ctx.notes.append(f"modes: walkthrough responses -> run {recorded.run_id} ({recorded.status}, "
                      f"{recorded.attempts} attempts)")
     with LlamaServer(ctx.tiny_gguf, n_ctx=4096, parallel=2, alias="tiny") as server:
-        outcome = api.run_modes(
-            input=files["tasks"], base_url=server.base_url, name=ctx.model_name, results=ctx.store,
-            out=files["dir"] / "tiny-responses.jsonl", k=4, groups=2, max_tokens=24, seed=1, concurrency=2)
+        outcome = generate_and_evaluate(RunOptions(
+            tasks=TaskSource(input=files["tasks"]),
+            model=ModelSource(server=ServerOptions(base_url=server.base_url, concurrency=2)),
+            generation=GenerateOptions(out=files["dir"] / "tiny-responses.jsonl", name=ctx.model_name, k=4, groups=2,
+                                       max_tokens=24, seed=1),
+            results=ctx.store.root))
     ctx.notes.append(f"modes: tiny model on the walkthrough tasks -> run {outcome.run_id} ({outcome.status}, "
                      f"{outcome.attempts} attempts)")

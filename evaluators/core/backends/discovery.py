@@ -19,13 +19,14 @@ import json
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
 from evaluators.core.backends.base import ModelIdentity
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.http import TRANSIENT_ERRORS, HttpClient, HttpError, describe_error, normalize_base_url
+from evaluators.core.secrets import api_key_from_env
 
 # Keys of /props and /slots that change from one request to the next: not configuration.
 VOLATILE_KEYS = frozenset({
@@ -306,3 +307,33 @@ def discover(base_url: str, *, model_id: str | None = None, name: str | None = N
                       args=args, preset=preset)
     info.fingerprint = fingerprint_config(info)
     return info
+
+
+@dataclass
+class ServerOptions:
+    """How to reach a served model: the server flags `--base-url --model-id --ctx --concurrency --api-key-env`.
+
+    `api_key` is for scripts that hold the key already (sent, never stored); the CLI names an environment
+    variable instead (`api_key_env`, default `$BANANABENCH_API_KEY`, then `$OPENAI_API_KEY`).
+    """
+
+    base_url: str | None = None
+    model_id: str | None = None
+    ctx: int | None = None
+    concurrency: int | None = None
+    api_key_env: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+
+    def key(self) -> str | None:
+        return self.api_key or api_key_from_env(self.api_key_env)
+
+    def check(self) -> None:
+        """BadInput for a missing or malformed --base-url (before any data is loaded or anything written)."""
+        if not self.base_url:
+            raise BadInput("--base-url is required: the OpenAI-compatible server to evaluate")
+        normalize_base_url(self.base_url)
+
+    def discover(self, name: str | None = None) -> ServerInfo:
+        """`discover` the server with these options (`name` helps choose among several models)."""
+        self.check()
+        return discover(self.base_url, model_id=self.model_id, name=name, ctx=self.ctx, api_key=self.key())
