@@ -16,6 +16,7 @@ versions, labels and answers), and its literal strings ('''...''') hold Jinja te
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -63,6 +64,9 @@ class Section:
         self._used.add(key)
         if key not in self.data:
             if required:
+                typo = difflib.get_close_matches(key, [k for k in self.data if k not in self._used], n=1)
+                if typo:
+                    raise self.error(typo[0], f"unknown key; did you mean {key!r}?")
                 raise self.error(None, f"missing key {key!r}")
             return default
         value = self.data[key]
@@ -331,10 +335,11 @@ def resolve(name: str, evaluator: str | None = None) -> BenchmarkSpec:
     if is_spec_path(name):
         spec = load_spec(name)
     else:
-        known = [s for s in builtin_specs() if evaluator is None or s.evaluator == evaluator]
+        known = builtin_specs()
         spec = next((s for s in known if name in s.names), None)
         if spec is None:
-            names = ", ".join(s.id + (f" ({', '.join(s.aliases)})" if s.aliases else "") for s in known)
+            names = ", ".join(s.id + (f" ({', '.join(s.aliases)})" if s.aliases else "") for s in known
+                              if evaluator is None or s.evaluator == evaluator)
             raise BadInput(f"unknown benchmark {name!r}: give a spec file (.toml) or one of {names}")
     if evaluator is not None and spec.evaluator != evaluator:
         raise BadInput(f"{spec.file}: benchmark {spec.id} is a {spec.evaluator} benchmark, not a {evaluator} one")
