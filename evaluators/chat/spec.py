@@ -137,23 +137,13 @@ def parse(spec: BenchmarkSpec) -> Task:
     except jinja2.TemplateSyntaxError as exc:
         raise s.error("prompt", f"not a valid template: {exc.message}") from None
     if spec.headline != Metric.ACCURACY:
-        raise BadInput(located(spec.file, spec.locator.line(("headline",)), "headline",
-                               f"a chat benchmark's headline is {Metric.ACCURACY!r}"))
-    for key in spec.record:
-        if key not in REQUIRED + OPTIONAL:
-            raise BadInput(located(spec.file, spec.locator.line(("record", key)), f"record.{key}",
-                                   f"not an item field of a chat benchmark ({', '.join(REQUIRED + OPTIONAL)})"))
-    needed = [*REQUIRED, *(("choices",) if answer == "letter" else ())]
-    missing = [k for k in needed if k not in spec.record]
-    if missing:
-        raise BadInput(located(spec.file, spec.locator.line(("record",)), "record",
-                               f"missing {missing[0]!r} (a {answer} answer needs {', '.join(needed)})"))
+        raise spec.error(("headline",), f"a chat benchmark's headline is {Metric.ACCURACY!r}")
+    spec.check_record([*REQUIRED, *(("choices",) if answer == "letter" else ())], OPTIONAL, "chat")
     for key in ("choices", "choice_labels"):
         if answer != "letter" and key in spec.record:
-            raise BadInput(located(spec.file, spec.locator.line(("record", key)), f"record.{key}",
-                                   "only a letter answer has choices"))
+            raise spec.error(("record", key), "only a letter answer has choices")
     if spec.build is not None:
-        raise BadInput(located(spec.file, spec.locator.line(("build",)), "build", "a chat benchmark has no [build]"))
+        raise spec.error(("build",), "a chat benchmark has no [build]")
     return task
 
 

@@ -205,6 +205,20 @@ class BenchmarkSpec:
     def names(self) -> tuple[str, ...]:
         return (self.id, *self.aliases)
 
+    def error(self, path: tuple[str, ...], message: str) -> BadInput:
+        """A BadInput about the spec key at `path` (`("record", "answer")`), naming its file and line."""
+        return BadInput(located(self.file, self.locator.line(path), ".".join(path), message))
+
+    def check_record(self, required: Iterable[str], optional: Iterable[str], evaluator: str) -> None:
+        """`[record]` maps every required item field and no field the evaluator does not know."""
+        required, known = tuple(required), (*required, *optional)
+        for key in self.record:
+            if key not in known:
+                raise self.error(("record", key), f"not an item field of a {evaluator} benchmark ({', '.join(known)})")
+        missing = [k for k in required if k not in self.record]
+        if missing:
+            raise self.error(("record",), f"missing {missing[0]!r} (needed: {', '.join(required)})")
+
     def where(self, *path: str) -> str:
         """`spec.toml:12` for a key of the spec (for messages about the data it maps)."""
         line = self.locator.line(path)

@@ -122,26 +122,16 @@ def parse(spec: BenchmarkSpec) -> Benchmark:
     s.done()
     bench = Benchmark(spec, scoring)
     if spec.headline not in bench.metrics:
-        raise BadInput(located(spec.file, spec.locator.line(("headline",)), "headline",
-                               f"{spec.headline!r} is not one of this benchmark's metrics ({', '.join(bench.metrics)})"))
-    for key in spec.record:
-        if key not in REQUIRED + OPTIONAL:
-            raise BadInput(located(spec.file, spec.locator.line(("record", key)), f"record.{key}",
-                                   f"not an item field of a loglik benchmark ({', '.join(REQUIRED + OPTIONAL)})"))
-    missing = [k for k in REQUIRED if k not in spec.record]
-    if missing:
-        raise BadInput(located(spec.file, spec.locator.line(("record",)), "record", f"missing {missing[0]!r}"))
-    needs = [("item_elo", scoring.elo is not None), ("weight", scoring.weighted)]
-    for key, needed in needs:
+        raise spec.error(("headline",), f"{spec.headline!r} is not one of this benchmark's metrics "
+                                        f"({', '.join(bench.metrics)})")
+    spec.check_record(REQUIRED, OPTIONAL, "loglik")
+    for key, needed in (("item_elo", scoring.elo is not None), ("weight", scoring.weighted)):
         if needed and key not in spec.record:
-            raise BadInput(located(spec.file, spec.locator.line(("scoring",)), "scoring",
-                                   f"needs record.{key} (map the field that holds it)"))
+            raise spec.error(("scoring",), f"needs record.{key} (map the field that holds it)")
     if spec.official.checks not in (None, basebench.CHECKS):
-        raise BadInput(located(spec.file, spec.locator.line(("official", "checks")), "official.checks",
-                               f"unknown checks {spec.official.checks!r} (known: {basebench.CHECKS})"))
+        raise spec.error(("official", "checks"), f"unknown checks {spec.official.checks!r} (known: {basebench.CHECKS})")
     if spec.build is not None:
-        raise BadInput(located(spec.file, spec.locator.line(("build",)), "build",
-                               "only a benchmark built by `bananabench loglik build` has a [build] table"))
+        raise spec.error(("build",), "only a benchmark built by `bananabench loglik build` has a [build] table")
     return bench
 
 
