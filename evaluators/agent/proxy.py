@@ -256,14 +256,13 @@ class _Handler(BaseHTTPRequestHandler):
         if not values:
             return 0
         value = values[0].strip()
-        if len(values) > 1 or not value.isascii() or not value.isdigit() or len(value) > 12:
+        if len(values) > 1 or not value.isascii() or not value.isdigit():
             self._reply(400, "Content-Length must be one non-negative decimal number")
             return None
-        length = int(value)
-        if length > MAX_BODY:
+        if len(value) > 12 or int(value) > MAX_BODY:
             self._reply(413, f"request body over {MAX_BODY} bytes")
             return None
-        return length
+        return int(value)
 
     def _handle(self, method: str) -> None:
         proxy = self.owner
