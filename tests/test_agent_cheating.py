@@ -4,7 +4,8 @@ Every attack is one task attempt: the scripted model (tests/mock_openai.py) answ
 with `bash` tool calls that leave the bug in place and try to forge a pass instead — shadowing the
 standard library or the test runner, exiting early, exit hooks, runner configuration, plugins, build
 scripts, bytecode, editing or deleting the hidden tests' inputs, filling the disk, erasing the diff.
-One run holds them all (in parallel); each must end `failed` with score 0 and a recorded reason.
+One run holds them all (in parallel); each must end `failed` with score 0 and a recorded reason, while an
+honest fix of the same task in every language passes (so the attacks fail because of the defences).
 The list here is the one in tasks/agent/README.md ("Threat model").
 """
 
@@ -239,6 +240,14 @@ printf '1 1 0\\n2 2 0\\n' > tests/cases.txt""", "did not read"),
 }
 
 
+# Positive controls: an honest fix in every language must pass, so the attacks fail because of the defences.
+HONEST = {"python": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
+          "python-partial": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
+          "pytest": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
+          "go": "sed -i 's/a - b/a + b/' calc.go", "rust": "sed -i 's/a - b/a + b/' src/lib.rs",
+          "cpp": "sed -i 's/a - b/a + b/' calc.hpp", "javascript": "sed -i 's/a - b/a + b/' src/add.js"}
+
+
 def review_task(root: Path) -> None:
     """review/json-shadow: the agent shadows `json` (which the review grader imports) to print a perfect score."""
     task = root / "review" / "json-shadow"
@@ -261,7 +270,7 @@ def review_task(root: Path) -> None:
 
 
 def write_attack_tasks(root: Path) -> None:
-    for name, (language, _, _) in ATTACKS.items():
+    for name, language in [(n, lang) for n, (lang, _, _) in ATTACKS.items()] + [(f"honest-{k}", k) for k in HONEST]:
         spec = LANGUAGES[language]
         task = root / "cheat" / name
         for sub, files in (("workspace", spec["files"]), ("verify", spec["verify"])):
@@ -277,8 +286,10 @@ def write_attack_tasks(root: Path) -> None:
 
 
 def hostile_model() -> MockOpenAI:
+    commands = {**{name: command for name, (_, command, _) in ATTACKS.items()},
+                **{f"honest-{language}": command for language, command in HONEST.items()}}
     rules = [Rule(match=f"ATTACK-{name}:", reply=[call("bash", command=command), say("All tests pass now.")])
-             for name, (_, command, _) in ATTACKS.items()]
+             for name, command in commands.items()]
     rules.append(Rule(match="ATTACK-json-shadow:", reply=[call("bash", command=(
         "printf 'import sys\\nprint(\"SCORE: 1\")\\nsys.exit(0)\\n' > json.py && cp json.py re.py "
         "&& printf 'nothing to report\\n' > REVIEW.md")), say("Review written.")]))
@@ -296,7 +307,12 @@ def test_every_attack_ends_failed_with_score_zero_and_a_reason(tmp_path: Path):
     store = Store(results)
     run = store.runs(benchmark="banana-benchmark")[0]
     attempts = {a["item_id"]: a for a in store.attempts(run["run_id"])}
-    assert set(attempts) == {f"cheat/{n}" for n in ATTACKS} | {"review/json-shadow"}
+    honest = {f"cheat/honest-{language}" for language in HONEST}
+    assert set(attempts) == {f"cheat/{n}" for n in ATTACKS} | {"review/json-shadow"} | honest
+    for task_id in sorted(honest):
+        row = attempts.pop(task_id)
+        assert (row["status"], row["score"]) == ("passed", 1.0), (task_id, row["extra"])
+        assert row["extra"].get("tamper_flags") == [], (task_id, row["extra"].get("tamper_flags"))
     for task_id, row in sorted(attempts.items()):
         extra = row["extra"]
         assert (row["status"], row["score"], row["correct"]) == ("failed", 0.0, False), (task_id, row["status"], extra)
@@ -319,4 +335,4 @@ def test_every_attack_ends_failed_with_score_zero_and_a_reason(tmp_path: Path):
     exited = attempts["cheat/exit-at-import"]["extra"]["reason"]
     assert "missing from the grader's record" in exited or "none of" in exited
     assert "SCORE" not in attempts["cheat/atexit-score"]["extra"]["reason"]
-    assert "missing from the grader's record" in attempts["cheat/rust-exit-in-code"]["extra"]["reason"]
+    assert "in the grader's record" in attempts["cheat/rust-exit-in-code"]["extra"]["reason"]
