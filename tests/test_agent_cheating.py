@@ -336,3 +336,18 @@ def test_every_attack_ends_failed_with_score_zero_and_a_reason(tmp_path: Path):
     assert "missing from the grader's record" in exited or "none of" in exited
     assert "SCORE" not in attempts["cheat/atexit-score"]["extra"]["reason"]
     assert "in the grader's record" in attempts["cheat/rust-exit-in-code"]["extra"]["reason"]
+
+
+def test_no_attempt_starts_without_room_on_the_host_disk(tmp_path: Path):
+    """Before each attempt the runner checks that the disk can hold its file systems at their full size."""
+    from tests.helpers.agent import FIXTURES
+
+    results = tmp_path / "results"
+    with MockOpenAI(models=[ModelSpec(id="m", n_ctx=32768)]) as mock:
+        proc = run_cli("agent", "run", "--name", "roomy", "--base-url", mock.base_url, "--results", str(results),
+                       "--tasks-dir", str(FIXTURES), "--workspace-mb", str(1 << 40))
+        assert mock.generation_requests() == []              # no agent ever started
+    assert proc.returncode == 3 and "host disk low" in proc.stderr, proc.stderr[-2000:]
+    store = Store(results)
+    rows = store.attempts(store.runs(benchmark="banana-benchmark")[0]["run_id"])
+    assert rows and all(r["status"] == "error" and "host disk low" in r["extra"]["error"] for r in rows)

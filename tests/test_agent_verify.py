@@ -135,3 +135,55 @@ def test_flags_name_what_touches_the_test_machinery():
     assert "json.py: has the name of the standard module 'json'" in flags
     assert "the diff lists files it did not read (special or oversized files)" in flags
     assert not any(f.startswith("calc.py") for f in flags)
+
+
+def test_the_disk_check_and_the_root_requirement(tmp_path: Path, monkeypatch):
+    from evaluators.agent import volumes
+    from evaluators.core.errors import BadInput, EvaluationFailure
+
+    with pytest.raises(EvaluationFailure, match="host disk low"):
+        volumes.reserve(tmp_path, 1 << 60)
+    volumes.reserve(tmp_path, 1 << 20)
+    volumes.release(1 << 20)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    with pytest.raises(BadInput, match="--workspace-mb 0"):
+        volumes.require_root(2048)
+    volumes.require_root(0)
+
+
+def test_the_diff_lists_what_it_cannot_or_must_not_read(tmp_path: Path):
+    import subprocess
+    import sys
+
+    start, workspace = tmp_path / "start", tmp_path / "workspace"
+    write(start, {"calc.py": "a - b\n", "keep.txt": "same\n"})
+    write(workspace, {"calc.py": "a + b\n", "keep.txt": "same\n", "new.txt": "hello\n"})
+    os.mkfifo(workspace / "pipe.fifo")
+    with open(workspace / "sparse.bin", "wb") as fh:
+        fh.truncate(40 << 30)
+    proc = subprocess.run([sys.executable, "-I", str(Path(stage.__file__).with_name("diff.py")), str(start),
+                           str(workspace)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "# not shown: pipe.fifo: fifo (special file, not read)" in out
+    assert "# not shown: sparse.bin: 42949672960 bytes (over the 8388608-byte cap, not read)" in out
+    assert "-a - b" in out and "+a + b" in out and "+hello" in out and "keep.txt" not in out
+
+
+def test_a_diff_that_fails_is_recorded_as_an_artifact_failure_not_an_empty_file(tmp_path: Path):
+    from evaluators.agent import attempt, datasets
+    from evaluators.agent.containers import OneShot
+    from tests.helpers.agent import FIXTURES
+
+    class FailingDiff:
+        """Stands in for the sandbox's diff container, which here ends with an error."""
+
+        def diff(self, start, workspace):
+            return OneShot(rc=1, output=b"git diff failed for odd.bin: fatal: unable to read", seconds=0.1)
+
+    task = datasets.load_task(FIXTURES / "smoke" / "hello", FIXTURES)
+    extra: dict = {}
+    problem = attempt._write_diff(FailingDiff(), task, tmp_path, tmp_path, tmp_path, extra)
+    assert problem == "exit status 1: git diff failed for odd.bin: fatal: unable to read"
+    assert extra["artifact_errors"] == [f"changes.diff: {problem}"]
+    assert not (tmp_path / "changes.diff").exists()
