@@ -109,7 +109,11 @@ def verify_native(task: Task, workspace: Path, start: Path, stage: Path) -> Veri
     stage.mkdir(parents=True, exist_ok=True)
     stage, workspace, start = stage.resolve(), workspace.resolve(), start.resolve()
     (stage / "tmp").mkdir(exist_ok=True)
-    hidden = task.verify_dir.resolve() if task.verify_dir.is_dir() else None
+    hidden = None
+    if task.verify_dir.is_dir():  # a copy: graders run from it and must not leave bytecode in the task
+        hidden = stage / "verify"
+        shutil.rmtree(hidden, ignore_errors=True)
+        shutil.copytree(task.verify_dir, hidden, symlinks=True)
     spec = driver_spec(task, src=str(workspace), start=str(start), verify=str(hidden) if hidden else None,
                        stage=str(stage), python=host_python(), tmp=str(stage / "tmp"))
     argv = [host_python(), "-I", str(SUPPORT_DIR / DRIVER), json.dumps(spec)]
