@@ -196,7 +196,6 @@ def _verify(sandbox: Sandbox, task: Task, workspace: Path, start_dir: Path, atte
         run = verification.verify_in_podman(sandbox, task, workspace, start_dir, stage.path)
     finally:
         stage.close()
-        shutil.rmtree(attempt_dir / ".stage", ignore_errors=True)
     (attempt_dir / "verify.log").write_text(run.log, encoding="utf-8")
     (attempt_dir / "verify.json").write_text(json.dumps(run.verdict.details(), indent=2) + "\n", encoding="utf-8")
     return run.verdict
