@@ -187,3 +187,15 @@ def test_a_diff_that_fails_is_recorded_as_an_artifact_failure_not_an_empty_file(
     assert problem == "exit status 1: git diff failed for odd.bin: fatal: unable to read"
     assert extra["artifact_errors"] == [f"changes.diff: {problem}"]
     assert not (tmp_path / "changes.diff").exists()
+
+
+def test_only_podman_failures_become_infrastructure_errors():
+    from evaluators.agent.containers import OneShot
+    from evaluators.agent.verification import DRIVER_STARTED, _container_ran
+    from evaluators.core.errors import EvaluationFailure
+
+    with pytest.raises(EvaluationFailure, match="did not run"):
+        _container_ran("test", OneShot(rc=125, output=b"Error: crun: cannot mount", seconds=0.1))
+    # code under test that makes the driver exit 125 cannot turn its failure into an uncounted error
+    _container_ran("test", OneShot(rc=125, output=f"{DRIVER_STARTED}\n$ calc".encode(), seconds=0.1))
+    _container_ran("test", OneShot(rc=137, output=b"", seconds=0.1))

@@ -266,6 +266,7 @@ def main(argv: list[str]) -> int:
         print("usage: run.py SPEC_JSON PHASE...", file=sys.stderr)
         return 2
     driver = Driver(json.loads(argv[0]))
+    print("bananabench-verify: driver started", flush=True)   # tells podman's failures apart from ours
     try:
         for phase in argv[1:]:
             getattr(driver, f"do_{phase}")()
