@@ -27,7 +27,11 @@ TASK_FILE = "task.toml"
 # Files and folders that never belong to a task's identity (editor and build droppings).
 _IGNORED = {"__pycache__", ".pytest_cache", ".mypy_cache", ".DS_Store", "node_modules", "target"}
 _TOP_KEYS = {"title", "category", "tags", "grade", "verify", "agent", "repo", "screenshot", "network",
-             "description"}
+             "description", "provenance"}
+# Where an imported task's code came from: the project, the fix commit and the licence it is under.
+_PROVENANCE_KEYS = {"repository", "commit", "parent", "license", "license_files", "issue", "pull_request",
+                    "commit_message"}
+_PROVENANCE_REQUIRED = ("repository", "commit", "license")
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class Task:
     agent: dict[str, Any] = field(default_factory=dict)
     repo: RepoSpec | None = None
     screenshot: ScreenshotSpec | None = None
+    provenance: dict[str, Any] = field(default_factory=dict)
     hash: str = ""
 
     @property
@@ -190,6 +195,7 @@ def load_task(task_dir: str | os.PathLike, root: str | os.PathLike) -> Task:
     agent = limits_mod.coerce(agent, f"{toml_path}:{line}: agent" if line else f"{toml_path}: agent")
     repo = _repo(data.get("repo"), err)
     screenshot = _screenshot(data.get("screenshot"), err)
+    provenance = _provenance(data.get("provenance"), err)
 
     prompt_path = task_dir / "prompt.md"
     if not prompt_path.is_file() or not prompt_path.read_text(encoding="utf-8").strip():
@@ -204,7 +210,7 @@ def load_task(task_dir: str | os.PathLike, root: str | os.PathLike) -> Task:
         id=task_id, category=dir_category, name=name, dir=task_dir, title=title.strip(), tags=tuple(tags),
         prompt=prompt_path.read_text(encoding="utf-8"), verify_cmd=verify["cmd"],
         verify_timeout_s=float(timeout), grade=grade, agent=agent, repo=repo, screenshot=screenshot,
-        hash=content_hash(task_dir),
+        provenance=provenance, hash=content_hash(task_dir),
     )
 
 
@@ -230,6 +236,25 @@ def _repo(section: Any, err) -> RepoSpec | None:
             raise err(f"repo.{key}", "must be a relative path inside the task")
     return RepoSpec(url=section["url"], rev=section["rev"], subdir=section.get("subdir"),
                     patch=section.get("patch"), prepare=tuple(prepare))
+
+
+def _provenance(section: Any, err) -> dict[str, Any]:
+    if section is None:
+        return {}
+    if not isinstance(section, dict):
+        raise err("provenance", "must be a table (repository, commit, license, ...)")
+    unknown = set(section) - _PROVENANCE_KEYS
+    if unknown:
+        raise err(f"provenance.{sorted(unknown)[0]}", f"unknown field (known: {', '.join(sorted(_PROVENANCE_KEYS))})")
+    for key in _PROVENANCE_REQUIRED:
+        if not isinstance(section.get(key), str) or not section[key].strip():
+            raise err(f"provenance.{key}", "required, a non-empty string")
+    for key, value in section.items():
+        ok = all(isinstance(v, str) for v in value) if key == "license_files" and isinstance(value, list) \
+            else isinstance(value, str)
+        if not ok:
+            raise err(f"provenance.{key}", "must be a string" + (" list" if key == "license_files" else ""))
+    return dict(section)
 
 
 def _screenshot(section: Any, err) -> ScreenshotSpec | None:
