@@ -84,11 +84,14 @@ def test_repo_task_clone_patch_prepare(tmp_path: Path, monkeypatch):
     (task / "task.toml").write_text(
         'title = "add"\ncategory = "bugfix/large-project"\ntags = ["python", "bugfix", "large", "synthetic"]\n'
         f'[repo]\nurl = "{upstream}"\nrev = "{rev}"\npatch = "bug.patch"\nprepare = ["echo ready > PREPARED"]\n'
-        '[verify]\ncmd = "test -f PREPARED && python3 check.py"\n')
+        '[verify]\nrunner = "unittest"\ntargets = ["check"]\ntests = ["check.Check.test_prepared_and_adds"]\n')
     (task / "prompt.md").write_text("Fix add().\n")
     (task / "bug.patch").write_text(
         "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a + b\n+    return a - b\n")
-    (task / "verify" / "check.py").write_text("from calc import add\nassert add(2, 3) == 5\n")
+    (task / "verify" / "check.py").write_text(
+        "import os, unittest\nfrom calc import add\n\n\nclass Check(unittest.TestCase):\n"
+        "    def test_prepared_and_adds(self):\n        self.assertTrue(os.path.isfile('PREPARED'))\n"
+        "        self.assertEqual(add(2, 3), 5)\n")
     (task / "solution" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
     cache = tmp_path / "cache"
     env = {"BANANABENCH_AGENT_CACHE": str(cache)}

@@ -68,8 +68,9 @@ def test_site_layout_downloads_and_sizes(site):
     assert len(list((site / "diffs").glob("*--vs--*.html"))) == 2  # alpha and the XSS model vs beta
     shots = list((site / "media").rglob("*.png"))
     assert shots and all(p.read_bytes().startswith(b"\x89PNG") for p in shots)
-    app_pages = list((site / "apps").rglob("index.html"))
-    assert app_pages and all(b"Content-Security-Policy" in p.read_bytes()[:400] for p in app_pages)
+    app_pages = list((site / "apps").rglob("*"))
+    assert app_pages and all(p.suffix == ".html" and b'sandbox="allow-scripts"' in p.read_bytes() for p in app_pages)
+    assert all(b"srcdoc=" in p.read_bytes() and b"default-src &#39;none&#39;" in p.read_bytes() for p in app_pages)
 
 
 def test_republish_replaces_the_site_atomically(publish_store, tmp_path):

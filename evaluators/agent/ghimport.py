@@ -15,7 +15,6 @@ import io
 import json
 import os
 import re
-import shlex
 import subprocess
 import tarfile
 import urllib.error
@@ -242,13 +241,6 @@ def guess_language(paths: list[str]) -> str | None:
     return counts.most_common(1)[0][0] if counts else None
 
 
-def expand_verify(template: str, tests: list[str]) -> str:
-    """`{tests}`: the hidden test files; `{test_dirs}`: their directories as ./dir (for `go test`)."""
-    dirs = sorted({"./" + str(PurePosixPath(t).parent) if str(PurePosixPath(t).parent) != "." else "." for t in tests})
-    return template.replace("{tests}", " ".join(shlex.quote(t) for t in tests)).replace(
-        "{test_dirs}", " ".join(shlex.quote(d) for d in dirs))
-
-
 def toml_str(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
@@ -279,9 +271,11 @@ class TaskSpec:
     prompt: str
     kind: str  # bugfix | feature
     language: str
-    verify_cmd: str
+    runner: str  # one of verifyspec.RUNNERS; the expected tests are filled in by `agent validate --write-tests`
     description: str
     repository: str  # the project's public home, for provenance
+    targets: list[str] = field(default_factory=list)  # what the runner runs (default: derived from verify/)
+    args: list[str] = field(default_factory=list)  # extra arguments for the test framework
     issue_url: str | None = None
     pull_request_url: str | None = None
     prepare: list[str] = field(default_factory=list)
@@ -294,8 +288,12 @@ def _toml_list(values: list[str]) -> str:
 def task_toml(spec: TaskSpec, fix: Fix, *, pinned: bool) -> str:
     lines = [f"title = {toml_str(spec.title)}", f"category = {toml_str('issue/' + spec.kind)}",
              f"tags = {_toml_list([spec.language, spec.kind, 'large', 'real-issue'])}",
-             f"description = {toml_str(spec.description)}", "", "[verify]",
-             f"cmd = {toml_str(spec.verify_cmd)}", "timeout_s = 900"]
+             f"description = {toml_str(spec.description)}", "", "[verify]", f"runner = {toml_str(spec.runner)}"]
+    if spec.targets:
+        lines.append(f"targets = {_toml_list(spec.targets)}")
+    if spec.args:
+        lines.append(f"args = {_toml_list(spec.args)}")
+    lines += ["tests = []", "timeout_s = 300"]
     if pinned:
         lines += ["", "[repo]", f"url = {toml_str(fix.repo_url)}", f"rev = {toml_str(fix.parent)}"]
         if spec.prepare:

@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 
+from evaluators.agent.verifyspec import RUNNERS
 from evaluators.core.errors import BadInput
 
 DEFAULT_TASKS = Path("tasks/agent")
@@ -29,8 +30,13 @@ def register(verbs: argparse._SubParsersAction) -> None:
     p.add_argument("pr", type=_pr_number, metavar="PR", help="pull request number, or - for a commit that no "
                                                               "pull request landed (with --git)")
     p.add_argument("name", metavar="NAME", help="task name, e.g. sqlparse-strip-comments")
-    p.add_argument("--verify", required=True, metavar="CMD",
-                   help="verify command; {tests} becomes the hidden test files, {test_dirs} their directories")
+    p.add_argument("--runner", required=True, choices=RUNNERS,
+                   help="the test runner that grades the task (the hidden tests are the fix's test files; then run "
+                        "`agent validate --write-tests` to fill in the expected tests)")
+    p.add_argument("--target", action="append", default=[], metavar="TARGET",
+                   help="what the runner runs (repeatable; default: the hidden test files), e.g. tests/test_x.py")
+    p.add_argument("--arg", action="append", default=[], metavar="ARG",
+                   help="extra argument for the test framework (repeatable; write --arg=-o for a leading dash)")
     p.add_argument("--kind", choices=("bugfix", "feature"), default="bugfix")
     p.add_argument("--commit", metavar="SHA", help="the fix commit in --git (instead of the PR's merge commit)")
     p.add_argument("--git", metavar="DIR", type=Path, help="local clone holding --commit")
@@ -149,8 +155,8 @@ def cmd_import_pr(args) -> int:
     issue_url = f"{home}/issues/{issue}" if issue else None
     pr_url = f"{home}/pull/{args.pr}" if args.pr is not None else None
     spec = gi.TaskSpec(
-        title=title, prompt=prompt, kind=args.kind, language=language,
-        verify_cmd=gi.expand_verify(args.verify, tests),
+        title=title, prompt=prompt, kind=args.kind, language=language, runner=args.runner,
+        targets=args.target, args=args.arg,
         description=f"{issue_url or home}, fixed by {pr_url or home + '/commit/' + fix.commit}"
                     f" (commit {fix.commit[:12]})",
         repository=home, issue_url=issue_url, pull_request_url=pr_url, prepare=args.prepare)
@@ -163,13 +169,15 @@ def cmd_import_pr(args) -> int:
     gi.write_task(dest, spec, fix, workspace=workspace, exclude=args.exclude, force=args.force)
     where = "workspace/ holds" if args.git else "repo pinned at"
     print(f"wrote {dest}: {len(tests)} hidden test file(s), {where} {fix.parent[:12]}, licence {fix.licence}")
+    print(f"next: bananabench agent validate --write-tests --tasks-dir {args.tasks_dir} issue/{args.kind}/{args.name}")
     if fix.licence is None:
         print("note: no licence file recognised at the fix; check that the code may be redistributed")
     if args.prompt:
         for sentence in gi.shared_sentences(prompt, fix.message):
             print(f"note: the prompt repeats the commit message: {sentence!r}; say it in your own words")
     for path in fix.deleted_tests:
-        print(f"note: the fix deletes {path}; the hidden tests cannot delete it, check the verify command")
+        print(f"note: the fix deletes {path}; verification restores it from the start state, so leave it out of "
+              "[verify] targets")
     for path, why in fix.skipped.items():
         print(f"note: {path} is not in the solution: {why}")
     return 0
