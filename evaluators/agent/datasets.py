@@ -242,10 +242,11 @@ def _provenance(section: Any, err) -> dict[str, Any]:
         if not isinstance(section.get(key), str) or not section[key].strip():
             raise err(f"provenance.{key}", "required, a non-empty string")
     for key, value in section.items():
-        ok = all(isinstance(v, str) for v in value) if key == "license_files" and isinstance(value, list) \
-            else isinstance(value, str)
-        if not ok:
-            raise err(f"provenance.{key}", "must be a string" + (" list" if key == "license_files" else ""))
+        if key == "license_files":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise err("provenance.license_files", "must be a list of file names")
+        elif not isinstance(value, str):
+            raise err(f"provenance.{key}", "must be a string")
     return dict(section)
 
 
