@@ -222,7 +222,8 @@ def test_import_with_a_prompt_file_needs_no_network(tmp_path, repo):
     prompt.write_text(PROMPT)
     dead = "http://127.0.0.1:9"  # nothing listens: any request would fail the import
     out = import_pr(tasks, dead, "acme/calc", "-", "calc-cents", "--runner", "unittest", "--commit", repo["fix"],
-                    "--git", str(repo["path"]), "--prompt", str(prompt), "--exclude", "docs", "--exclude", "LICENSE")
+                    "--git", str(repo["path"]), "--prompt", str(prompt), "--exclude", "docs", "--exclude", "LICENSE",
+                    "--prepare", "echo offline > NOTE.txt")
     assert out.returncode == 0, out.stderr
     task = tasks / "issue" / "bugfix" / "calc-cents"
     meta = tomllib.loads((task / "task.toml").read_text())
@@ -231,6 +232,8 @@ def test_import_with_a_prompt_file_needs_no_network(tmp_path, repo):
     assert meta["description"].endswith(f"/commit/{repo['fix']} (commit {repo['fix'][:12]})")
     assert not (task / "workspace" / "docs").exists()
     assert (task / "workspace" / "LICENSE").read_text() == MIT  # a licence file is never left out
+    assert (task / "workspace" / "NOTE.txt").read_text() == "offline\n"  # --prepare ran on the copied files
+    assert meta["provenance"]["prepare"] == ["echo offline > NOTE.txt"]
     assert "repeats the commit message" not in out.stdout
     cache = {"BANANABENCH_AGENT_CACHE": str(tmp_path / "cache")}
     written = run_cli("agent", "validate", "--native", "--write-tests", "--tasks-dir", str(tasks), env=cache)

@@ -32,7 +32,8 @@ _TOP_KEYS = {"title", "category", "tags", "grade", "verify", "agent", "repo", "s
              "description", "provenance"}
 # Where an imported task's code came from: the project, the fix commit and the licence it is under.
 _PROVENANCE_KEYS = {"repository", "commit", "parent", "license", "license_files", "issue", "pull_request",
-                    "commit_message"}
+                    "commit_message", "prepare"}
+_PROVENANCE_LISTS = {"license_files", "prepare"}
 _PROVENANCE_REQUIRED = ("repository", "commit", "license")
 
 
@@ -242,9 +243,9 @@ def _provenance(section: Any, err) -> dict[str, Any]:
         if not isinstance(section.get(key), str) or not section[key].strip():
             raise err(f"provenance.{key}", "required, a non-empty string")
     for key, value in section.items():
-        if key == "license_files":
+        if key in _PROVENANCE_LISTS:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise err("provenance.license_files", "must be a list of file names")
+                raise err(f"provenance.{key}", "must be a list of strings")
         elif not isinstance(value, str):
             raise err(f"provenance.{key}", "must be a string")
     return dict(section)

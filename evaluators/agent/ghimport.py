@@ -21,7 +21,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -162,11 +162,10 @@ def local_fix(git_dir: Path, commit: str, repo_url: str) -> Fix:
     return fix
 
 
-def snapshot(git_dir: Path, rev: str, dest: Path, exclude: list[str]) -> int:
+def snapshot(git_dir: Path, rev: str, dest: Path, exclude: Sequence[str]) -> None:
     """Write the files of `rev` into `dest` (no .git), leaving out paths matching an `exclude` glob (a glob
-    that matches a folder leaves out all of it) but never a top-level licence file; returns the file count."""
+    that matches a folder leaves out all of it) but never a top-level licence file."""
     archive = _git(git_dir, "archive", "--format=tar", rev)
-    count = 0
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         for member in tar.getmembers():
             if member.name == "pax_global_header" or not (member.isfile() or member.issym() or member.isdir()):
@@ -176,11 +175,9 @@ def snapshot(git_dir: Path, rev: str, dest: Path, exclude: list[str]) -> int:
             tar.extract(member, dest, set_attrs=False, filter="data" if hasattr(tarfile, "data_filter") else None)
             if member.isfile():
                 os.chmod(dest / member.name, 0o755 if member.mode & 0o111 else 0o644)
-                count += 1
     dangling = next((m for m in dest.rglob("*") if m.is_symlink() and not m.exists()), None)
     if dangling is not None:
         raise BadInput(f"{dangling.relative_to(dest)} points to {os.readlink(dangling)}, which --exclude left out")
-    return count
 
 
 def api_fix(gh: GitHub, repo: str, pr: dict, repo_url: str | None) -> Fix:
@@ -209,7 +206,7 @@ def prepare(folder: Path, commands: list[str]) -> None:
             raise EvaluationFailure(f"prepare command {command!r} failed: {proc.stderr.strip()[-600:]}")
 
 
-def excluded(path: str, globs: list[str]) -> bool:
+def excluded(path: str, globs: Sequence[str]) -> bool:
     """Whether a glob matches the path or one of its folders; top-level licence files are never left out."""
     if licences.is_licence_file(path):
         return False
@@ -217,7 +214,7 @@ def excluded(path: str, globs: list[str]) -> bool:
     return any(fnmatch.fnmatchcase("/".join(parts[:i]), g) for i in range(1, len(parts) + 1) for g in globs)
 
 
-def solution_patch(fix: Fix, exclude: list[str] = ()) -> str:
+def solution_patch(fix: Fix, exclude: Sequence[str] = ()) -> str:
     """The non-test part of the diff. Binary changes cannot be applied with `patch`, and changes to files left
     out of the workspace have nothing to apply to: both are left out."""
     parts = []
@@ -229,7 +226,7 @@ def solution_patch(fix: Fix, exclude: list[str] = ()) -> str:
         if re.search(r"(?m)^(GIT binary patch|Binary files )", chunk):
             fix.skipped[path] = "a binary change"
             continue
-        if excluded(path, list(exclude)):
+        if excluded(path, exclude):
             fix.skipped[path] = "left out of the workspace by --exclude"
             continue
         parts.append(chunk if chunk.endswith("\n") else chunk + "\n")
@@ -301,6 +298,8 @@ def task_toml(spec: TaskSpec, fix: Fix, *, pinned: bool) -> str:
     lines += ["", "[provenance]", f"repository = {toml_str(spec.repository)}", f"commit = {toml_str(fix.commit)}",
               f"parent = {toml_str(fix.parent)}", f"license = {toml_str(fix.licence or 'unknown')}",
               f"license_files = {_toml_list(fix.licence_files)}"]
+    if spec.prepare and not pinned:  # already run on the copied start files: say how they differ from the parent
+        lines.append(f"prepare = {_toml_list(spec.prepare)}")
     if spec.issue_url:
         lines.append(f"issue = {toml_str(spec.issue_url)}")
     if spec.pull_request_url:
@@ -310,7 +309,7 @@ def task_toml(spec: TaskSpec, fix: Fix, *, pinned: bool) -> str:
 
 
 def write_task(dest: Path, spec: TaskSpec, fix: Fix, *, workspace: Callable[[Path], object] | None = None,
-               exclude: list[str] = (), force: bool = False) -> Path:
+               exclude: Sequence[str] = (), force: bool = False) -> Path:
     """Create the task folder atomically: everything is written beside it, then renamed into place.
 
     `workspace` writes the start files (without the `exclude` paths) into the folder it is given; without it
