@@ -5,9 +5,10 @@ set -euo pipefail
 
 # podman+runc: the agent sandbox; chromium: browser tests and screenshots; golang-go, rustc, cargo, g++:
 # the toolchains agent tasks use (the offline sandbox image mounts the host's /usr read-only).
-# git, patch: the agent sandbox's diff and [repo] tasks. python3-pytest: the pytest runner of agent tasks
-# (real projects' test suites); librust-serde-dev: the one crate the Rust real-issue tasks resolve, offline,
-# from Debian's registry (/usr/share/cargo/registry, wired in by each task's .cargo/config.toml).
+# git, patch: the agent sandbox's diff and [repo] tasks.
+# python3-pytest: the `pytest` runner of agent tasks (the sandbox runs the hidden tests with Debian's python3).
+# librust-serde-dev: the one crate the Rust real-issue tasks resolve, offline, from Debian's registry
+# (/usr/share/cargo/registry, wired in by each task's .cargo/config.toml).
 packages=(podman runc chromium golang-go rustc cargo g++ python3 python3-pytest librust-serde-dev git patch)
 missing=()
 for pkg in "${packages[@]}"; do

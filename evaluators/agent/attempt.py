@@ -123,6 +123,10 @@ def _work(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, disk
     if summary["final_message"]:
         (attempt_dir / "final_message.md").write_text(summary["final_message"] + "\n", encoding="utf-8")
     status, stuck_reason, error = agent["status"], agent.get("stuck_reason"), agent.get("error")
+    if status == "verify" and disk.full():        # filled after the monitor's last look
+        verdict = StuckMonitor(limits).check(workspace_full=True)
+        assert verdict is not None
+        status, stuck_reason, agent["detail"] = verdict.status, verdict.reason, verdict.detail
     extra: dict[str, Any] = {"stop_reason": summary["stop_reason"], "tool_calls_by_name": summary["tool_calls_by_name"],
                              "denied_requests": traffic["denied"], "monitor_detail": agent.get("detail")}
     if status == "failed":
@@ -192,7 +196,6 @@ def _verify(sandbox: Sandbox, task: Task, workspace: Path, start_dir: Path, atte
         run = verification.verify_in_podman(sandbox, task, workspace, start_dir, stage.path)
     finally:
         stage.close()
-        shutil.rmtree(attempt_dir / ".stage", ignore_errors=True)
     (attempt_dir / "verify.log").write_text(run.log, encoding="utf-8")
     (attempt_dir / "verify.json").write_text(json.dumps(run.verdict.details(), indent=2) + "\n", encoding="utf-8")
     return run.verdict

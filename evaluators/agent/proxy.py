@@ -114,6 +114,7 @@ class Traffic:
 class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 64
     traffic: Traffic
 
     def process_request(self, request, client_address) -> None:
@@ -129,6 +130,9 @@ class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             self.shutdown_request(request)
             return
         super().process_request(request, client_address)
+
+    def handle_error(self, request, client_address) -> None:
+        log.debug("proxy: a sandbox connection failed", exc_info=True)
 
     def process_request_thread(self, request, client_address) -> None:
         try:
@@ -211,13 +215,16 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _reply(self, status: int, message: str) -> None:
         body = json.dumps({"error": {"message": message, "type": "proxy"}}).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(body)
         self.close_connection = True
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(body)
+        except OSError:
+            pass                                # the client is gone; nothing to tell it
 
     def do_GET(self) -> None:
         self._handle("GET")
@@ -249,14 +256,13 @@ class _Handler(BaseHTTPRequestHandler):
         if not values:
             return 0
         value = values[0].strip()
-        if len(values) > 1 or not value.isascii() or not value.isdigit() or len(value) > 12:
+        if len(values) > 1 or not value.isascii() or not value.isdigit():
             self._reply(400, "Content-Length must be one non-negative decimal number")
             return None
-        length = int(value)
-        if length > MAX_BODY:
+        if len(value) > 12 or int(value) > MAX_BODY:
             self._reply(413, f"request body over {MAX_BODY} bytes")
             return None
-        return length
+        return int(value)
 
     def _handle(self, method: str) -> None:
         proxy = self.owner

@@ -155,6 +155,7 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
                    headline_metric="score") as run:
         owner = core_runs.slug(opts.name)
         pm.remove_stale(podman, owner)
+        volumes.unmount_below(run.dir)  # file systems a crashed run of this model left mounted (the lock is ours)
         sandbox = Sandbox(podman, img, owner=owner,
                           resources=Resources(memory=opts.memory, pids=opts.pids, cpus=opts.cpus))
         pi_options = PiOptions(model_id=info.model_id, context_window=info.ctx, max_tokens=opts.max_tokens,

@@ -18,15 +18,17 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaluators.agent.containers import MAX_LOG, Sandbox, prepare_scratch
+from evaluators.agent import podman as pm
+from evaluators.agent.containers import MAX_LOG, OneShot, Sandbox, prepare_scratch
 from evaluators.agent.datasets import Task
 from evaluators.agent.image import SUPPORT_DIR
 from evaluators.agent.verdict import TestOutcome, Verdict, decide, read_records
+from evaluators.core.errors import EvaluationFailure
 
 DRIVER = "grader/run.py"
 STAGE_FILE_CAP = 256 << 20   # bytes of one file copied into the verification stage
-BUILD_FAILED = 3
 _MARK = "BUILD FAILED: "
+DRIVER_STARTED = "bananabench-verify: driver started"
 
 
 @dataclass
@@ -44,7 +46,20 @@ def driver_spec(task: Task, *, src: str, start: str, verify: str | None, stage: 
     return {"runner": spec.runner, "src": src, "start": start, "verify": verify, "stage": stage,
             "restore": spec.restore_globs(), "targets": spec.resolved_targets(task.verify_dir), "args": list(spec.args),
             "build": spec.build, "binaries": list(spec.binaries), "cmd": spec.cmd, "vet": spec.vet,
-            "release": spec.release, "cap": STAGE_FILE_CAP, "python": python, "tmp": tmp, "jobs": 2}
+            "release": spec.release, "pythonpath": list(spec.pythonpath), "cap": STAGE_FILE_CAP, "python": python,
+            "tmp": tmp, "jobs": 2}
+
+
+def _container_ran(phase: str, shot: OneShot) -> None:
+    """podman's own failures (and a missing interpreter) are the host's problem, never the model's.
+
+    They are recognised by their exit status and by the driver's first line being absent: code under test
+    that forced the driver to exit 125 (through ptrace, say) cannot take back that line, so it cannot turn
+    its failure into an uncounted infrastructure error.
+    """
+    if not shot.timed_out and shot.rc in pm.PODMAN_FAILURE_CODES and DRIVER_STARTED not in shot.text:
+        raise EvaluationFailure(f"the verification's {phase} container did not run (exit {shot.rc}): "
+                                f"{shot.text.strip()[-300:]}")
 
 
 def _build_error(rc: int, output: str) -> str | None:
@@ -79,6 +94,7 @@ def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Path, start: Path,
         mounts += ["-v", f"{hidden.resolve()}:/verify:ro"]
     timeout = task.verify.timeout_s
     build = sandbox.oneshot("verify-build", mounts, f"{command} stage build", timeout_s=timeout)
+    _container_ran("build", build)
     log = "== phase 1: stage and build ==\n" + build.text
     if build.timed_out:
         return _finish(task, stage, log, started, build_error="timed out while staging or building", timed_out=True)
@@ -92,6 +108,7 @@ def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Path, start: Path,
         mounts += ["-v", f"{hidden.resolve()}:/verify:ro"]
     left = max(1.0, timeout - (time.monotonic() - started))
     run = sandbox.oneshot("verify-run", mounts, f"{command} run", timeout_s=left)
+    _container_ran("test", run)
     log += "\n== phase 2: run the tests ==\n" + run.text
     if run.timed_out:
         log += f"\n[verification timed out after {timeout:g} s]\n"
@@ -109,7 +126,11 @@ def verify_native(task: Task, workspace: Path, start: Path, stage: Path) -> Veri
     stage.mkdir(parents=True, exist_ok=True)
     stage, workspace, start = stage.resolve(), workspace.resolve(), start.resolve()
     (stage / "tmp").mkdir(exist_ok=True)
-    hidden = task.verify_dir.resolve() if task.verify_dir.is_dir() else None
+    hidden = None
+    if task.verify_dir.is_dir():  # a copy: graders run from it and must not leave bytecode in the task
+        hidden = stage / "verify"
+        shutil.rmtree(hidden, ignore_errors=True)
+        shutil.copytree(task.verify_dir, hidden, symlinks=True)
     spec = driver_spec(task, src=str(workspace), start=str(start), verify=str(hidden) if hidden else None,
                        stage=str(stage), python=host_python(), tmp=str(stage / "tmp"))
     argv = [host_python(), "-I", str(SUPPORT_DIR / DRIVER), json.dumps(spec)]

@@ -28,7 +28,7 @@ DEFAULT_RESTORE: dict[str, tuple[str, ...]] = {
     "script": (),
 }
 _COMMON = {"runner", "tests", "timeout_s", "partial", "restore", "targets", "args"}
-_SPECIFIC = {"unittest": set(), "pytest": set(), "go": {"vet"}, "cargo": {"release"}, "node": set(),
+_SPECIFIC = {"unittest": {"pythonpath"}, "pytest": {"pythonpath"}, "go": {"vet"}, "cargo": {"release"}, "node": set(),
              "cpp": {"build", "binaries"}, "script": {"build", "cmd"}}
 ErrorFactory = Callable[[str, str], BadInput]
 
@@ -47,6 +47,7 @@ class VerifySpec:
     cmd: str | None = None
     vet: bool = False
     release: bool = False
+    pythonpath: tuple[str, ...] = ()
 
     @property
     def two_phase(self) -> bool:
@@ -125,8 +126,9 @@ def parse(section: Any, err: ErrorFactory) -> VerifySpec:
         if not isinstance(value, bool):
             raise err(f"verify.{key}", f"must be true or false, not {value!r}")
         flags[key] = value
-    lists = {key: _strings(section.get(key, []), key, err) for key in ("restore", "targets", "args", "binaries")}
-    for key in ("restore", "binaries"):
+    lists = {key: _strings(section.get(key, []), key, err)
+             for key in ("restore", "targets", "args", "binaries", "pythonpath")}
+    for key in ("restore", "binaries", "pythonpath"):
         _relative(lists[key], key, err)
     if runner != "unittest":
         _relative(lists["targets"], "targets", err)
@@ -143,4 +145,5 @@ def parse(section: Any, err: ErrorFactory) -> VerifySpec:
         raise err("verify.cmd", "the script runner needs `cmd`, the grader command")
     return VerifySpec(runner=runner, tests=tests, timeout_s=float(timeout), partial=flags["partial"],
                       restore=lists["restore"], targets=lists["targets"], args=lists["args"], build=commands["build"],
-                      binaries=lists["binaries"], cmd=commands["cmd"], vet=flags["vet"], release=flags["release"])
+                      binaries=lists["binaries"], cmd=commands["cmd"], vet=flags["vet"], release=flags["release"],
+                      pythonpath=lists["pythonpath"])

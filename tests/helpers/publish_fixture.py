@@ -240,6 +240,10 @@ def agent(store: Store, model: str, *, seed: int, fingerprint: str = "fp-llama-1
                 else:
                     ok = rng.random() < _skill(model) + 0.2
                     status, score = ("passed", 1.0) if ok else ("failed", 0.0)
+                    if not ok:
+                        extra["reason"] = "none of 3 expected tests is in the grader's record"
+                        extra["verdict"] = {"passed": False, "reason": extra["reason"], "expected": 3, "n_missing": 3}
+                        extra["tamper_flags"] = [TAMPER_FLAG]
                 metrics = {"verify_s": 1.5, "turns": 4 + attempt, "tool_calls": 5, "tool_errors": 0,
                            "tokens_input": 12000, "tokens_output": 900, "tokens_cache": 8000,
                            "context_peak": 15000, "context_peak_share": 0.23, "compactions": 0,
@@ -327,6 +331,9 @@ def build(root: Path) -> dict:
         run.record({"item_id": "arc-000", "status": "correct", "correct": True, "prediction": "A", "reference": "A"})
         ids["interrupted"] = run.run_id
     return ids
+
+
+TAMPER_FLAG = "calc.py: exit hook or immediate exit: <script>alert('flag')</script>os._exit(0)"
 
 
 # A model's app that tries everything from every file type a browser may run script from: each payload

@@ -64,6 +64,9 @@ def main(start: str, workspace: str) -> int:
         if big:
             notes.append(f"{rel}: {max(big)} bytes (over the {CAP}-byte cap, not read)")
             continue
+        if b is not None and kind(b) == "dir" and not os.access(os.path.join(workspace, rel), os.R_OK | os.X_OK):
+            notes.append(f"{rel}/: folder not readable (mode {stat.S_IMODE(b.st_mode):o}, its files not read)")
+            continue
         if kinds == {"dir"}:
             continue
         if b is not None and kind(b) == "file" and not os.access(os.path.join(workspace, rel), os.R_OK):

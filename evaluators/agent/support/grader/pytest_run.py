@@ -1,8 +1,11 @@
-"""pytest runner: `python3 -I pytest_run.py ROOT [PYTEST ARGS] -- TARGET...` records every test.
+"""pytest runner: `python3 -I pytest_run.py ROOTS [PYTEST ARGS] -- TARGET...` records every test.
 
-pytest and the standard library are imported before ROOT joins sys.path (appended, never first);
-plugin autoloading is off, test folders are appended too (`--import-mode=append`), the cache
-plugin is off and ini `addopts` are cleared, so the run is what this file says.
+ROOTS is the workspace, then the task's `pythonpath` folders, joined with os.pathsep.
+
+pytest and the standard library are imported before ROOTS join sys.path (appended, never first);
+plugin autoloading is off, test folders are appended too (`--import-mode=append`), the cache plugin
+is off and the ini options `addopts` and `pythonpath` (which prepends) are cleared, so the run is
+what this file says.
 """
 
 from __future__ import annotations
@@ -44,14 +47,15 @@ class Recorder:
             self.record.add(report.nodeid or "collection", "error", message=str(report.longrepr)[-2000:])
 
 
-def main(root: str, argv: list[str]) -> int:
+def main(joined_roots: str, argv: list[str]) -> int:
     cut = argv.index("--")
     args, targets = argv[:cut], argv[cut + 1:]
     recorder = Recorder()
-    sys.path.append(root)
-    os.chdir(root)
-    return pytest.main(["--rootdir", root, "-p", "no:cacheprovider", "-o", "addopts=", *args,
-                        "--import-mode=append", "-rfE", *targets], plugins=[recorder])
+    roots = joined_roots.split(os.pathsep)
+    sys.path.extend(roots)
+    os.chdir(roots[0])
+    return pytest.main(["--rootdir", roots[0], "-p", "no:cacheprovider", "-o", "addopts=", "-o", "pythonpath=",
+                        *args, "--import-mode=append", "-rfE", *targets], plugins=[recorder])
 
 
 if __name__ == "__main__":

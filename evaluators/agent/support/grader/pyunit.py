@@ -1,7 +1,8 @@
-"""unittest runner: `python3 -I pyunit.py ROOT TARGET...` loads each target and records every test.
+"""unittest runner: `python3 -I pyunit.py ROOTS TARGET...` loads each target and records every test.
 
-The standard library (unittest included) is imported before ROOT joins sys.path, and ROOT is
-appended after it, so nothing in the workspace can stand in for a standard module or the runner.
+ROOTS is the workspace, then the task's `pythonpath` folders, joined with os.pathsep. The standard
+library (unittest included) is imported before they join sys.path, and they are appended after it,
+so nothing in the workspace can stand in for a standard module or the runner.
 """
 
 from __future__ import annotations
@@ -58,10 +59,11 @@ class RecordingResult(unittest.TextTestResult):
             self._add(test, "failed", f"{subtest.id()}: {self._exc_info_to_string(err, test)}")
 
 
-def main(root: str, targets: list[str]) -> None:
+def main(joined_roots: str, targets: list[str]) -> None:
     RecordingResult.record = Record()
-    sys.path.append(root)
-    os.chdir(root)
+    roots = joined_roots.split(os.pathsep)
+    sys.path.extend(roots)
+    os.chdir(roots[0])
     loader = unittest.TestLoader()
     suite = unittest.TestSuite()
     for target in targets:

@@ -120,14 +120,18 @@ class Driver:
 
     # -- python -----------------------------------------------------------------------------
 
+    def python_roots(self) -> str:
+        """The workspace and the task's `pythonpath` folders, appended (in this order) after the standard library."""
+        return os.pathsep.join([self.ws] + [os.path.join(self.ws, p) for p in self.spec.get("pythonpath", [])])
+
     def run_unittest(self) -> None:
-        self.call([self.spec["python"], "-I", os.path.join(HERE, "pyunit.py"), self.ws, *self.spec["targets"]],
-                  self.ws, BANANABENCH_REPORT=self.report_file("unittest"))
+        self.call([self.spec["python"], "-I", os.path.join(HERE, "pyunit.py"), self.python_roots(),
+                   *self.spec["targets"]], self.ws, BANANABENCH_REPORT=self.report_file("unittest"))
 
     def run_pytest(self) -> None:
-        self.call([self.spec["python"], "-I", os.path.join(HERE, "pytest_run.py"), self.ws, *self.spec["args"], "--",
-                   *self.spec["targets"]], self.ws, BANANABENCH_REPORT=self.report_file("pytest"),
-                  PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+        self.call([self.spec["python"], "-I", os.path.join(HERE, "pytest_run.py"), self.python_roots(),
+                   *self.spec["args"], "--", *self.spec["targets"]], self.ws,
+                  BANANABENCH_REPORT=self.report_file("pytest"), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
 
     # -- go ---------------------------------------------------------------------------------
 
@@ -266,6 +270,7 @@ def main(argv: list[str]) -> int:
         print("usage: run.py SPEC_JSON PHASE...", file=sys.stderr)
         return 2
     driver = Driver(json.loads(argv[0]))
+    print("bananabench-verify: driver started", flush=True)   # tells podman's failures apart from ours
     try:
         for phase in argv[1:]:
             getattr(driver, f"do_{phase}")()
