@@ -118,3 +118,19 @@ def test_pytest_task_with_a_src_layout_validates_natively(tmp_path: Path):
     out = run_cli("agent", "validate", "--native", "--tasks-dir", str(root))
     assert out.returncode == 0, out.stdout + out.stderr
     assert "start state fails (2 of 2 expected tests did not pass" in out.stdout
+
+
+def test_pytest_task_without_an_ini_file_validates_natively(tmp_path: Path):
+    """No pytest.ini/tox.ini/pyproject section at all (as in many real projects): the run must not depend on one."""
+    from tests.helpers.agent import write_task
+
+    root = tmp_path / "tasks"
+    write_task(root, "coding/python/no-ini", prompt="Fix pkg.double.", tags=("python",),
+               verify_toml='runner = "pytest"\npythonpath = ["src"]\ntests = ["tests/test_double.py::test_double"]',
+               files={"src/pkg/__init__.py": "def double(x):\n    return x + 2\n", "tox.ini": "[tox]\nenvlist = py\n"},
+               verify={"tests/test_double.py": "from pkg import double\n\n\ndef test_double():\n"
+                                               "    assert double(3) == 6\n"},
+               solution={"src/pkg/__init__.py": "def double(x):\n    return 2 * x\n"})
+    out = run_cli("agent", "validate", "--native", "--tasks-dir", str(root))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "start state fails (1 of 1 expected test did not pass" in out.stdout

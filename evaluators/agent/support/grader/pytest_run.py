@@ -4,8 +4,9 @@ ROOTS is the workspace, then the task's `pythonpath` folders, joined with os.pat
 
 pytest and the standard library are imported before ROOTS join sys.path (appended, never first);
 plugin autoloading is off, test folders are appended too (`--import-mode=append`), the cache plugin
-is off and the ini options `addopts` and `pythonpath` (which prepends) are cleared, so the run is
-what this file says.
+is off, the ini option `addopts` is cleared and the plugin behind the `pythonpath` ini option (which
+prepends, and which pytest 7.2 cannot even clear without an ini file) is disabled, so the run is what this
+file says.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def main(joined_roots: str, argv: list[str]) -> int:
     roots = joined_roots.split(os.pathsep)
     sys.path.extend(roots)
     os.chdir(roots[0])
-    return pytest.main(["--rootdir", roots[0], "-p", "no:cacheprovider", "-o", "addopts=", "-o", "pythonpath=",
+    return pytest.main(["--rootdir", roots[0], "-p", "no:cacheprovider", "-p", "no:python_path", "-o", "addopts=",
                         *args, "--import-mode=append", "-rfE", *targets], plugins=[recorder])
 
 
