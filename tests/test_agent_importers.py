@@ -353,12 +353,12 @@ def test_import_a_real_fix_offline_and_validate_it(tmp_path):
     tasks = tmp_path / "tasks"
     out = import_pr(tasks, "http://127.0.0.1:9", "tkem/cachetools", "-", "cachetools-autospec", "--git", str(clone),
                     "--commit", found["commit"], "--prompt", str(prompt), "--runner", "pytest", "--target", "tests",
-                    "--arg=-c", "--arg=tox.ini", "--arg=-o", "--arg=pythonpath=src", "--exclude", "docs",
+                    "--pythonpath", "src", "--arg=-q", "--exclude", "docs",
                     "--exclude", ".github")
     assert out.returncode == 0, out.stderr
     task = tasks / "issue" / "bugfix" / "cachetools-autospec"
     meta = tomllib.loads((task / "task.toml").read_text())
-    assert meta["verify"]["args"] == ["-c", "tox.ini", "-o", "pythonpath=src"] and meta["verify"]["targets"] == ["tests"]
+    assert (meta["verify"]["pythonpath"], meta["verify"]["args"], meta["verify"]["targets"]) == (["src"], ["-q"], ["tests"])
     provenance = meta["provenance"]
     assert (provenance["repository"], provenance["license"], provenance["license_files"]) == (
         "https://github.com/tkem/cachetools", "MIT", ["LICENSE"])

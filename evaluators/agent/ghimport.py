@@ -273,6 +273,7 @@ class TaskSpec:
     repository: str  # the project's public home, for provenance
     targets: list[str] = field(default_factory=list)  # what the runner runs (default: derived from verify/)
     args: list[str] = field(default_factory=list)  # extra arguments for the test framework
+    pythonpath: list[str] = field(default_factory=list)  # unittest, pytest: folders appended to sys.path (src layout)
     issue_url: str | None = None
     pull_request_url: str | None = None
     prepare: list[str] = field(default_factory=list)
@@ -290,6 +291,8 @@ def task_toml(spec: TaskSpec, fix: Fix, *, pinned: bool) -> str:
         lines.append(f"targets = {_toml_list(spec.targets)}")
     if spec.args:
         lines.append(f"args = {_toml_list(spec.args)}")
+    if spec.pythonpath:
+        lines.append(f"pythonpath = {_toml_list(spec.pythonpath)}")
     lines += ["tests = []", "timeout_s = 300"]
     if pinned:
         lines += ["", "[repo]", f"url = {toml_str(fix.repo_url)}", f"rev = {toml_str(fix.parent)}"]

@@ -37,6 +37,8 @@ def register(verbs: argparse._SubParsersAction) -> None:
                    help="what the runner runs (repeatable; default: the hidden test files), e.g. tests/test_x.py")
     p.add_argument("--arg", action="append", default=[], metavar="ARG",
                    help="extra argument for the test framework (repeatable; write --arg=-o for a leading dash)")
+    p.add_argument("--pythonpath", action="append", default=[], metavar="DIR",
+                   help="unittest/pytest: folder appended to sys.path after the workspace, e.g. src (repeatable)")
     p.add_argument("--kind", choices=("bugfix", "feature"), default="bugfix")
     p.add_argument("--commit", metavar="SHA", help="the fix commit in --git (instead of the PR's merge commit)")
     p.add_argument("--git", metavar="DIR", type=Path, help="local clone holding --commit")
@@ -156,7 +158,7 @@ def cmd_import_pr(args) -> int:
     pr_url = f"{home}/pull/{args.pr}" if args.pr is not None else None
     spec = gi.TaskSpec(
         title=title, prompt=prompt, kind=args.kind, language=language, runner=args.runner,
-        targets=args.target, args=args.arg,
+        targets=args.target, args=args.arg, pythonpath=args.pythonpath,
         description=f"{issue_url or home}, fixed by {pr_url or home + '/commit/' + fix.commit}"
                     f" (commit {fix.commit[:12]})",
         repository=home, issue_url=issue_url, pull_request_url=pr_url, prepare=args.prepare)
