@@ -257,6 +257,18 @@ def test_build_is_deterministic_and_applies_source_rules(tmp_path):
                    if split.name != "tiny_pythonio")
 
 
+def test_build_reads_sources_inside_a_path_that_contains_a_cache_folder(tmp_path):
+    """Only `.cache` folders inside a source repo are skipped, not one above the checkout (e.g. ~/.cache/...)."""
+    sources = tmp_path / ".cache" / "checkout" / "sources"
+    shutil.copytree(SAMPLES / "base-evals-sources", sources)
+    (sources / "Rowan" / "hellaswag" / ".cache").mkdir()
+    (sources / "Rowan" / "hellaswag" / ".cache" / "validation-stale.jsonl").write_text('{"not": "a row"}\n')
+    built = build.build_base_evals(sources, tmp_path / "out")
+    committed = json.loads((SAMPLES / "base-evals" / "manifest.json").read_text())
+    assert {k: v["sha256"] for k, v in built["splits"].items()} == {
+        k: v["sha256"] for k, v in committed["splits"].items()}
+
+
 def test_build_refuses_non_empty_output_and_missing_sources(tmp_path):
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "x").write_text("keep")

@@ -190,9 +190,11 @@ def _repo_dir(sources: Path, repo: str) -> Path:
 
 
 def _split_files(repo_dir: Path, split: str, config: str | None) -> list[Path]:
-    files = sorted(p for p in repo_dir.rglob("*") if p.is_file() and p.suffix in DATA_SUFFIXES
-                   and ".cache" not in p.parts and p.name != ds.MANIFEST)
-    rel = {p: p.relative_to(repo_dir) for p in files}
+    # Skip a `.cache` folder inside the repo copy (hub download metadata), judged on the path relative
+    # to the repo: a checkout that itself lives under some `.cache/` must still be read.
+    rel = {p: p.relative_to(repo_dir) for p in repo_dir.rglob("*")
+           if p.is_file() and p.suffix in DATA_SUFFIXES and p.name != ds.MANIFEST}
+    files = sorted(p for p, r in rel.items() if ".cache" not in r.parts)
     matching = [p for p in files if split in re.split(r"[-_.]", p.stem) or split in rel[p].parts[:-1]]
     if config:
         preferred = [p for p in matching if config in rel[p].parts[:-1]]
