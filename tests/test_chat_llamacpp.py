@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import selectors
 import signal
 import subprocess
 import sys
@@ -33,7 +34,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def server(tiny_model):
-    with LlamaServer(tiny_model["gguf"], n_ctx=2048, parallel=2, alias="tiny") as srv:
+    # One thread: on a loaded 2-core machine more llama.cpp threads spin-wait and answer ~10x slower.
+    with LlamaServer(tiny_model["gguf"], n_ctx=2048, parallel=2, alias="tiny", threads=1) as srv:
         yield srv
 
 
@@ -60,9 +62,19 @@ def test_discovery_and_fingerprint(server, tiny_model):
     again = discover(server.base_url)  # slot state changes; the configuration does not
     busy.join()
     assert again.fingerprint == info.fingerprint
-    with LlamaServer(tiny_model["gguf"], n_ctx=1024, parallel=2, alias="tiny") as other:
+    with LlamaServer(tiny_model["gguf"], n_ctx=1024, parallel=2, alias="tiny", threads=1) as other:
         changed = discover(other.base_url)
     assert changed.ctx == 512 and changed.fingerprint != info.fingerprint
+
+
+def test_a_restarted_server_with_the_same_configuration_has_the_same_fingerprint(tiny_model):
+    """llama.cpp draws a random `media_marker` per start: it is state, not configuration."""
+    seen = []
+    for _ in range(2):
+        with LlamaServer(tiny_model["gguf"], n_ctx=512, alias="tiny", threads=1) as srv:
+            seen.append(discover(srv.base_url))
+    assert seen[0].props["media_marker"] != seen[1].props["media_marker"]
+    assert seen[0].fingerprint == seen[1].fingerprint
 
 
 def test_generation_runs_on_all_slots_at_once(server):
@@ -178,17 +190,37 @@ def test_shim_translates_for_lm_eval_and_proxies_the_rest(server):
         conn.close()
 
 
-def test_shim_cli_serves_until_stopped(server):
+def _line_within(stream, deadline: float) -> str:
+    """One line from a child's pipe, or AssertionError at the deadline (never a read that blocks forever)."""
+    data = b""
+    with selectors.DefaultSelector() as sel:
+        sel.register(stream, selectors.EVENT_READ)
+        while not data.endswith(b"\n"):
+            assert time.monotonic() < deadline, f"no complete line before the deadline (got {data!r})"
+            if sel.select(timeout=0.2):
+                chunk = os.read(stream.fileno(), 4096)
+                assert chunk, f"the process closed its output (got {data!r})"
+                data += chunk
+    return data.decode()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_shim_cli_serves_until_stopped(server, stop):
     proc = subprocess.Popen([sys.executable, "-m", "evaluators", "chat", "shim", "--upstream", server.base_url,
-                             "--port", "0"], cwd=REPO, env=cli_env(), stdout=subprocess.PIPE, text=True)
+                             "--port", "0"], cwd=REPO, env=cli_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
     try:
-        line = proc.stdout.readline()
+        line = _line_within(proc.stdout, time.monotonic() + 120)
         url = line.split("shim listening on ")[1].split(",")[0]
         assert get_json(url + "/tokenizer_info")["eos_token"]
+        # A stop signal at any moment after the announcement ends the shim cleanly, even right away.
+        proc.send_signal(stop)
+        proc.wait(60)
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(20)
-    assert proc.returncode == 0
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, proc.stderr.read().decode()
 
 
 def test_demo_step(tmp_path, tiny_model):

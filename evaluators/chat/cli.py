@@ -220,6 +220,6 @@ def cmd_shim(args: argparse.Namespace) -> int:
     from evaluators.chat.shim import Shim
 
     with Shim(args.upstream, host=args.host, port=args.port) as shim:
-        print(f"shim listening on {shim.base_url}, forwarding to {shim.upstream}", flush=True)
-        shim.serve_until_interrupted()
+        shim.serve_until_signalled(
+            lambda: print(f"shim listening on {shim.base_url}, forwarding to {shim.upstream}", flush=True))
     return 0
