@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators import __version__
+from evaluators.core.atomic import require_writable
 from evaluators.core.errors import BadInput
 from evaluators.core.export import EXPORT_TABLES, export_store
 from evaluators.core.store import Store
@@ -485,6 +486,9 @@ def publish(store: Store, out: str | os.PathLike, *, private: bool = False, incl
         raise BadInput(f"{templates}: not a templates folder (no leaderboard.html.j2); run bananabench from a "
                        f"checkout (pip install -e .) or pass --templates DIR")
     _prepare_out(out)
+    require_writable(out.parent, "--out")  # the new site is built beside the old one, then swapped in
+    if out.exists():
+        require_writable(out, "--out")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     try:
