@@ -252,6 +252,30 @@ def test_router_mode_model_choice(tmp_path):
     assert json.loads(config)["args"] == ["llama-server", "-c", "16384", "-np", "2"]
 
 
+def test_resume_after_an_outage_skips_tasks_that_already_finished(tmp_path):
+    """The README's `--task all --resume`: a finished task with the same signature is not asked again."""
+    results = tmp_path / "r"
+    outage = [Rule(match="####", on="all", reply=Reply(status=500, error="down"))]  # GSM8K asks for "#### N"
+    with MockOpenAI(rules=outage, default="The answer is A") as mock:
+        assert chat_run(mock.base_url, results, task="arc,gsm8k").returncode == 3
+    store = Store(results)
+    arc = only_run(store, "arc_challenge_chat")
+    assert arc["status"] == "finished" and only_run(store, "tinyGSM8k")["status"] == "failed"
+    with MockOpenAI(default="The answer is A\n#### 3") as mock:
+        proc = chat_run(mock.base_url, results, "--resume", task="all")
+        asked = [r.body["messages"][-1]["content"] for r in mock.generation_requests()]
+    assert proc.returncode == 0, proc.stderr
+    assert f"arc: {arc['run_id']} finished" in proc.stdout and "already finished" in proc.stderr
+    assert only_run(store, "arc_challenge_chat")["run_id"] == arc["run_id"]  # no second ARC run
+    arc_questions = {a["extra"]["messages"][-1]["content"] for a in store.attempts(arc["run_id"])}
+    assert not arc_questions & set(asked)
+    assert only_run(store, "tinyGSM8k")["status"] == "finished" and only_run(store, "mmlu_generative")
+    # Another configuration is not "the same task finished": it is refused as before, never skipped.
+    with MockOpenAI(default="The answer is A") as mock:
+        proc = chat_run(mock.base_url, results, "--resume", "--max-tokens", "99")
+    assert proc.returncode == 0 and len(store.runs(benchmark="arc_challenge_chat")) == 2
+
+
 def test_resume_refuses_a_different_configuration(tmp_path):
     with MockOpenAI(default=Reply(status=500)) as mock:
         assert chat_run(mock.base_url, tmp_path / "r", "--limit", "2").returncode == 3

@@ -29,7 +29,7 @@ from evaluators.core.backends.server import (
 )
 from evaluators.core.errors import BadInput
 from evaluators.core.progress import Progress
-from evaluators.core.runs import RunSpec, start_run
+from evaluators.core.runs import RunSpec, latest_finished, start_run
 from evaluators.core.store import COLUMNS, Store
 
 log = logging.getLogger("bananabench")
@@ -131,6 +131,11 @@ def run_task(store: Store, backend: ServerBackend, data: TaskData, *, name: str,
         extra={**info.run_extra(), "task": task.name, "kind": task.kind, "data_source": data.source,
                "prompt_version": PROMPT_VERSION, "extraction_version": EXTRACTION_VERSION},
     )
+    if resume and (finished := latest_finished(store, spec)) is not None:
+        log.info("%s: run %s already finished with this configuration; nothing to resume", task.name,
+                 finished["run_id"])
+        return TaskResult(task=task.name, benchmark=task.benchmark, run_id=finished["run_id"], status="finished",
+                          resumed=True, summary=summary(store.attempts(finished["run_id"])))
     record_server_config(store, info)
     note_server_change(store, name, info)
     with start_run(store, spec, resume=resume, policy="public", benchmark_title=task.title,

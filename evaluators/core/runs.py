@@ -341,6 +341,19 @@ def _replay_journal(store: Store, run_id: str, journal: Path) -> int:
     return len(tables["attempts"])
 
 
+def latest_finished(store: Store, spec: RunSpec) -> dict[str, Any] | None:
+    """The latest run of this model, benchmark and split if it finished with the same signature: a
+    `--resume` has nothing left to do for it (a newer unfinished or different run returns None)."""
+    rows = store.query(
+        "SELECT run_id, status, signature FROM runs WHERE model_name = ? AND benchmark = ? "
+        "AND coalesce(split, '') = coalesce(?, '') ORDER BY started_at DESC LIMIT 1",
+        [spec.model_name, spec.benchmark, spec.split],
+    ).rows
+    if not rows or rows[0][1] != "finished" or rows[0][2] != spec.signature():
+        return None
+    return store.run(rows[0][0])
+
+
 def start_run(store: Store, spec: RunSpec, *, resume: bool = False, out_dir: str | os.PathLike | None = None,
               policy: str = "public", benchmark_title: str | None = None,
               headline_metric: str | None = None) -> Run:
