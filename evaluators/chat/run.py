@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaluators.chat.datasets import TASKS, Item, TaskData, load_task
-from evaluators.chat.extract import EXTRACTION_VERSION, extract, verdict
+from evaluators.chat.extract import EXTRACTION_VERSION, grade
 from evaluators.chat.metrics import score_rows, summary
 from evaluators.core.backends.base import GenerationRequest, GenerationResult
 from evaluators.core.backends.server import (
@@ -90,8 +90,7 @@ def attempt_row(item: Item, kind: str, result: GenerationResult, *, messages: An
         status, answer = "error", None
         extra["error"] = result.error
     else:
-        answer = extract(kind, result.text, item.letters)
-        status = verdict(kind, answer, item.gold)
+        status, answer = grade(kind, result.text, item.letters, item.gold, result.finish_reason)
         extra.update({"raw": result.raw.get("content", result.text), "reasoning": result.reasoning,
                       "finish_reason": result.finish_reason})
         for key in ("tool_calls", "cached_tokens"):
@@ -216,8 +215,8 @@ def rescore_run(store: Store, run_id: str, *, dry_run: bool = False) -> dict[str
             updated.append(attempt)
             continue
         extra = attempt.get("extra") or {}
-        answer = extract(kind, extra.get("raw"), extra.get("letters") or "ABCD")
-        status = verdict(kind, answer, attempt["reference"])
+        status, answer = grade(kind, extra.get("raw"), extra.get("letters") or "ABCD", attempt["reference"],
+                               extra.get("finish_reason"))
         if (status, answer) != (attempt["status"], attempt["prediction"]):
             changed.append({"item_id": attempt["item_id"], "before": [attempt["status"], attempt["prediction"]],
                             "after": [status, answer]})
