@@ -12,12 +12,13 @@ import sys
 from evaluators.core import cliargs
 from evaluators.core.errors import BadInput
 
-EPILOG = ("Tasks live in tasks/agent/<category>/<name>/ (override with --tasks-dir or $BANANABENCH_AGENT_TASKS). "
+EPILOG = ("Tasks live in the project's tasks/agent/<category>/<name>/, whatever the working directory (override "
+          "with --tasks-dir or $BANANABENCH_AGENT_TASKS). "
           "Selectors --only/--exclude (task ids), --category and --tag take globs and repeat.")
 
 
 def _add_selection(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--tasks-dir", metavar="DIR", default=None, help="tasks root (default tasks/agent)")
+    p.add_argument("--tasks-dir", metavar="DIR", default=None, help="tasks root (default: the project's tasks/agent)")
     p.add_argument("--only", action="append", default=[], metavar="GLOB", help="task ids to include")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="task ids to leave out")
     p.add_argument("--category", action="append", default=[], metavar="GLOB", help="categories to include")
