@@ -247,6 +247,8 @@ def diff_models(q: Queries, model: str, baseline: str, *, seed: int = SEED,
     if not mine:
         raise BadInput(f"model {model!r} has no finished runs to compare")
     common = sorted(set(mine) & set(theirs), key=lambda k: (_bench_rank(q, k[0]), k))
+    if not common:
+        raise BadInput(f"{model} and {ref} have no benchmark in common: nothing to pair")
     q.load_outcomes([theirs[k]["run_id"] for k in common])
     q.load_outcomes([mine[k]["run_id"] for k in common])
     summaries = {s.run_id: s for s in q.summaries([mine[k] for k in common] + [theirs[k] for k in common])}
