@@ -69,6 +69,7 @@ class AgentRunOptions:
     memory: str = "4g"
     pids: int = 512
     cpus: float = 2.0
+    reference: str | None = None  # a reference run (not a model's work): what it is, shown on the site
 
 
 def select_tasks(opts: AgentRunOptions) -> list[datasets.Task]:
@@ -133,7 +134,8 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
         n_items=len(tasks) * opts.attempts, official=not (opts.only or opts.exclude or opts.categories or opts.tags),
         retry_statuses=("error",),
         extra={**info.run_extra(), "image": img.identity(), "pi_version": img.pi_version,
-               "context_window": info.ctx, "config_file": config.source},
+               "context_window": info.ctx, "config_file": config.source,
+               **({core_runs.REFERENCE_RUN: opts.reference} if opts.reference else {})},
     )
     server_mod.record_server_config(store, info)
     server_mod.note_server_change(store, opts.name, info)

@@ -39,6 +39,9 @@ log = logging.getLogger("bananabench")
 
 JOURNAL = "attempts.jsonl"
 RUN_CONFIG = "run_config.json"
+# `runs.extra` key of a reference run (e.g. a task's own solution replayed): what it is, in words. The
+# site shows such runs as reference runs on every page, never as a model's work.
+REFERENCE_RUN = "reference_run"
 
 
 def slug(text: str, max_len: int = 48) -> str:

@@ -36,7 +36,7 @@ from evaluators.core.export import EXPORT_TABLES, export_store
 from evaluators.core.store import Store
 from evaluators.publish import apps, fmt
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
-from evaluators.publish.queries import Attempt, Leaderboard, Queries, RunSummary
+from evaluators.publish.queries import Attempt, Leaderboard, Queries, RunSummary, reference_note
 
 log = logging.getLogger("bananabench")
 
@@ -157,6 +157,7 @@ def _environment(templates: Path):
         when=_when,
         pretty=_pretty,
         statuses=fmt.statuses,
+        reference=reference_note,
     )
     return env
 
@@ -204,7 +205,7 @@ class SiteBuilder:
         page = self.env.get_template(template).render(
             root=root, path=path, links=self.links, fmt=fmt, benchmarks=self.benchmarks,
             generated=self.generated, version=__version__, private=self.q.private,
-            has_diffs=bool(self.links.diffs), **context)
+            has_diffs=bool(self.links.diffs), references=self.q.reference_models, **context)
         self.write(path, page)
         self.pages += 1
 
@@ -411,7 +412,8 @@ class SiteBuilder:
                     categories.setdefault(model, {}).setdefault(key, {})[f"{s.scope}: {s.key}"] = \
                         [_finite(s.value), _finite(s.ci_low), _finite(s.ci_high), s.n]
         diffs = [[m, b, p] for (m, b), p in self.links.diffs.items()]
-        data = {"models": models, "columns": columns, "values": values, "categories": categories, "diffs": diffs}
+        data = {"models": models, "columns": columns, "values": values, "categories": categories, "diffs": diffs,
+                "references": sorted(self.q.reference_models)}
         self.write("assets/summaries.js", f"window.BBDATA=window.BBDATA||{{}};BBDATA.summaries={_js_literal(data)};\n")
         self.render("compare.html.j2", "compare.html", title="Compare two models")
 
