@@ -225,10 +225,11 @@ def test_shim_cli_serves_until_stopped(server, stop):
 
 def test_demo_step(tmp_path, tiny_model):
     from evaluators.chat import demo
-    from evaluators.demo import DemoContext
+    from evaluators.demo import DemoContext, DemoModel
 
-    ctx = DemoContext(store=Store(tmp_path / "results"), work=tmp_path, site=tmp_path / "site",
-                      tiny_model=Path(tiny_model["path"]), tiny_gguf=Path(tiny_model["gguf"]))
+    tiny = DemoModel("tiny-llama", Path(tiny_model["path"]), Path(tiny_model["gguf"]), threads=1, chat_tokens=48,
+                     modes_tokens=24)
+    ctx = DemoContext(store=Store(tmp_path / "results"), work=tmp_path, site=tmp_path / "site", main=tiny, tiny=tiny)
     demo.run(ctx)
     runs = ctx.store.runs(model="tiny-llama")
     assert sorted(r["benchmark"] for r in runs) == ["arc_challenge_chat", "mmlu_generative", "tinyGSM8k"]

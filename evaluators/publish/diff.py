@@ -264,8 +264,8 @@ def _bench_rank(q: Queries, name: str) -> int:
 
 
 def diff_pairs(q: Queries, baselines: list[str], model: str | None = None) -> list[tuple[str, str]]:
-    """(model, baseline) pairs to compare: `model` (default: every other model, or a baseline run's own
-    model) against each baseline model or run."""
+    """(model, baseline) pairs to compare: `model` (default: every other model but reference runs, or a
+    baseline run's own model) against each baseline model or run."""
     pairs: list[tuple[str, str]] = []
     for baseline in baselines:
         kind, ref = q.resolve_baseline(baseline)
@@ -274,6 +274,6 @@ def diff_pairs(q: Queries, baselines: list[str], model: str | None = None) -> li
                 pairs.append((model, ref))
         elif kind == "run":
             pairs.append((q.run(ref)["model_name"], ref))
-        else:
-            pairs.extend((m, ref) for m in q.models() if m != ref)
+        else:  # reference runs (a task's own solution) are not a model to measure against a baseline
+            pairs.extend((m, ref) for m in q.models() if m != ref and m not in q.reference_models)
     return list(dict.fromkeys(pairs))
