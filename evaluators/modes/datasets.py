@@ -18,12 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_args
 
-from evaluators.core.errors import BadInput, located
+from evaluators.core.errors import BadInput, EvaluationFailure, located
 
 CUSTOM_TASK_FIELDS = ("id", "level", "domain", "problem", "answer")
 # Fields bananabench adds to a modebench record in a generated responses file.
 GENERATED_FIELDS = ("group", "draws")
 RESPONSES_SCHEMA = "bananabench-modes-responses-v1"
+
+
+class VerifierUnavailable(EvaluationFailure):
+    """modebench's verifier worker did not answer (e.g. it missed its 5 s start-up deadline on a busy
+    machine): infrastructure, not the input; running again (evaluations: with --resume) retries it."""
 
 
 def domains() -> tuple[str, ...]:
@@ -149,8 +154,6 @@ def _check_references(path: str | os.PathLike, tasks: list, lines: dict[str, int
     from modebench.validation import InputError, validate_reference
     from modebench.verifier import VerifierExecutionError, close_worker
 
-    from evaluators.core.errors import EvaluationFailure
-
     try:
         for task in tasks:
             try:
@@ -159,7 +162,7 @@ def _check_references(path: str | os.PathLike, tasks: list, lines: dict[str, int
                 raise BadInput(located(path, lines[task.id], "answer",
                                        f"{exc}; {reference_guide()}")) from None
             except VerifierExecutionError as exc:
-                raise EvaluationFailure(f"modebench could not check the references of {path}: {exc}") from None
+                raise VerifierUnavailable(f"modebench could not check the references of {path}: {exc}") from None
     finally:
         close_worker()
 

@@ -9,11 +9,15 @@ attempts, almost all wrong on these puzzles; with `--tiny`, noise).
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from pathlib import Path
 from typing import Any
 
 from evaluators.core.runs import REFERENCE_RUN
+from evaluators.modes.datasets import VerifierUnavailable
+
+log = logging.getLogger("bananabench")
 
 TITLE = "modes: ModeBench walkthrough tasks (recorded responses, then the main model via llama.cpp)"
 WALKTHROUGH_NOTE = ("modebench's walkthrough: handwritten example responses (two correct modes, one wrong and one "
@@ -49,9 +53,13 @@ def run(ctx: Any) -> None:
                      f"{recorded.attempts} attempts)")
     model = ctx.main
     with LlamaServer(model.gguf, n_ctx=4096, parallel=2, alias=model.name, threads=model.threads) as server:
-        outcome = api.run_modes(
-            input=files["tasks"], base_url=server.base_url, name=model.name, results=ctx.store,
-            out=files["dir"] / f"{model.name}-responses.jsonl", k=2, groups=2, max_tokens=model.modes_tokens,
-            seed=1, concurrency=2)
+        generation = dict(input=files["tasks"], base_url=server.base_url, name=model.name, results=ctx.store,
+                          out=files["dir"] / f"{model.name}-responses.jsonl", k=2, groups=2,
+                          max_tokens=model.modes_tokens, seed=1, concurrency=2)
+        try:
+            outcome = api.run_modes(**generation)
+        except VerifierUnavailable as exc:  # grading is resumable: the responses are kept
+            log.warning("%s; resuming once", exc)
+            outcome = api.run_modes(**generation, resume=True)
     ctx.notes.append(f"modes: {model.name} on the walkthrough tasks -> run {outcome.run_id} ({outcome.status}, "
                      f"{outcome.attempts} attempts)")
