@@ -130,10 +130,11 @@ def test_kill9_mid_run_then_resume_scores_every_doc_once(server, tmp_path):
     assert run["status"] == "finished"
     rows = store.attempts(run["run_id"])
     assert len(rows) == 12 and len({r["item_id"] for r in rows}) == 12
-    assert all(r["status"] in ("correct", "wrong", "unanswered") for r in rows)
-    assert all(r["tokens_out"] == 160 for r in rows)
+    # ignore_eos: every answer runs into the budget, so each one is cut (or has no text at all)
+    assert all(r["tokens_out"] == 160 and r["extra"]["finish_reason"] == "length" for r in rows)
+    assert all(r["status"] in ("truncated", "unanswered") for r in rows)
     scores = {s["metric"]: s["value"] for s in store.scores(run["run_id"]) if s["scope"] == "overall"}
-    assert scores["n_correct"] + scores["n_wrong"] + scores["n_unanswered"] == 12 and scores["n_error"] == 0
+    assert scores["n_truncated"] + scores["n_unanswered"] == 12 and scores["n_error"] == 0
     assert f"resuming run {run['run_id']}" in resumed.stderr
     rescore = run_cli("chat", "rescore", run["run_id"], "--results", str(results))
     assert "0 of 12 verdicts changed" in rescore.stdout
