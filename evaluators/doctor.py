@@ -29,9 +29,10 @@ SYSTEM_DEPS = "make system-deps"
 # Python packages the evaluators import, and the extra that brings each.
 PYTHON_PACKAGES = (("torch", "hf"), ("transformers", "hf"), ("accelerate", "hf"), ("gguf", "gguf"),
                    ("xllamacpp", "gguf"), ("playwright", "browser"), ("modebench", "modes"))
-# Toolchains agent tasks run in the sandbox: (command, version command, Debian package, minimum, why).
+# Toolchains agent tasks run in the sandbox: (name, command printing its version, Debian package, minimum, why).
 TOOLS = (
     ("python3", "python3 --version", "python3", (3, 11), "Python tasks and verifiers"),
+    ("pytest", "python3 -m pytest --version", "python3-pytest", None, "the pytest runner of agent tasks"),
     ("node", "node --version", "nodejs", (20, 6), "Pi and JavaScript tasks (Debian 12's nodejs is 18)"),
     ("go", "go version", "golang-go", (1, 19), "Go tasks (go.mod: go 1.19)"),
     ("rustc", "rustc --version", "rustc", (1, 56), "Rust tasks (edition 2021)"),
@@ -237,7 +238,7 @@ def _container(sandbox, version: str) -> Check:
 def _toolchains(sandbox) -> Check:
     from evaluators.agent.image import PI_CLI
 
-    lines = [f'if command -v {name} >/dev/null 2>&1; then echo "TOOL {name} $({cmd} 2>&1 | head -n 1)"; '
+    lines = [f'if out=$({cmd} 2>&1); then echo "TOOL {name} $(echo "$out" | head -n 1)"; '
              f'else echo "TOOL {name} MISSING"; fi' for name, cmd, *_ in TOOLS]
     if sandbox.image.pi_dir or sandbox.image.kind == "full":
         lines.append(f'echo "TOOL pi $(node {PI_CLI} --version 2>&1 | tail -n 1)"')

@@ -14,8 +14,9 @@ packages=(
   # Chromium for Playwright (site tests, gallery screenshots in the sandbox) and a font to render text.
   chromium fonts-dejavu-core
   # Toolchains agent tasks use (the offline sandbox image mounts the host's /usr read-only); git and
-  # patch for attempt diffs and [repo] tasks.
-  golang-go rustc cargo g++ make python3 python3-venv git patch
+  # patch for attempt diffs and [repo] tasks; python3-pytest for the `pytest` runner of agent tasks
+  # (the sandbox runs the hidden tests with Debian's python3).
+  golang-go rustc cargo g++ make python3 python3-venv python3-pytest git patch
   # llama.cpp in the xllamacpp wheel links OpenMP.
   libgomp1
 )

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from evaluators.agent import datasets
@@ -34,14 +35,16 @@ def run(ctx) -> None:
     from evaluators.core.llamacpp import LlamaServer
 
     model, root = ctx.tiny, _tasks_dir()
+    # the size limit mounts loop devices (root); a rootless demo runs without it
+    sized = {"workspace_mb": None if os.geteuid() == 0 else 0}
     with LlamaServer(model.gguf, n_ctx=32768, alias=model.name, threads=model.threads) as server:
         summary = api.run_agent(name=model.name, base_url=server.base_url, results=ctx.store.root,
                                 tasks_dir=str(root), categories=["smoke"], max_tokens=64,
-                                timeout_s=180, idle_s=90, parallel=1)
+                                timeout_s=180, idle_s=90, parallel=1, **sized)
     overall = {s["metric"]: s["value"] for s in summary["scores"] if s["scope"] == "overall"}
     ctx.notes.append(f"agent: run {summary['run_id']}: score {overall.get('score', 0):.2f} on the smoke tasks "
                      f"({int(overall.get('n_failed', 0))} failed, as expected from a random tiny model)")
     task = _frontend_task(root)
-    reference = replay.run_reference(ctx.store.root, tasks_dir=str(root), only=[task])
+    reference = replay.run_reference(ctx.store.root, tasks_dir=str(root), only=[task], **sized)
     ctx.notes.append(f"agent: reference run {reference['run_id']} of {task} (the task's own solution, replayed: "
                      "its screenshots are in the gallery, marked as a reference run)")

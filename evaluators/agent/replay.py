@@ -171,8 +171,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 def run_reference(results: str | Path | None, *, tasks_dir: str | None = None, only: Sequence[str] = (),
                   exclude: Sequence[str] = (), categories: Sequence[str] = (), tags: Sequence[str] = (),
-                  rerun: bool = False, name: str = NAME) -> dict[str, Any]:
-    """A reference run of the selected tasks into `results` (the agent runner's summary)."""
+                  rerun: bool = False, name: str = NAME, **options: Any) -> dict[str, Any]:
+    """A reference run of the selected tasks into `results` (the agent runner's summary); `options` are
+    further `AgentRunOptions` fields (e.g. `workspace_mb`)."""
     from evaluators import api
 
     root = datasets.tasks_root(tasks_dir)
@@ -181,4 +182,4 @@ def run_reference(results: str | Path | None, *, tasks_dir: str | None = None, o
         raise BadInput(f"no task under {root} matches the selection")
     with ReplayServer(tasks, model_id=name) as server:
         return api.run_agent(name=name, base_url=server.base_url, results=results, tasks_dir=str(root),
-                             only=[t.id for t in tasks], parallel=1, rerun=rerun, reference=NOTE)
+                             only=[t.id for t in tasks], parallel=1, rerun=rerun, reference=NOTE, **options)
