@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evaluators.core.atomic import require_writable
 from evaluators.core.export import export_store
 from evaluators.core.store import Query, Store
 
@@ -35,6 +37,18 @@ def open_store(results: str | os.PathLike | None = None) -> Store:
 
 def _store(store: Store | str | os.PathLike | None) -> Store:
     return store if isinstance(store, Store) else Store(store)
+
+
+def _writable_store(store: Store | str | os.PathLike | None) -> Store:
+    """The store an evaluator will write, refused (BadInput) before any work when its folder is read-only."""
+    opened = _store(store)
+    require_writable(opened.root, "--results")
+    return opened
+
+
+def _writable_out(out: str | os.PathLike | None) -> None:
+    if out is not None:
+        require_writable(Path(out).parent, "--out")
 
 
 def runs(store: Store | str | None = None, *, model: str | None = None, benchmark: str | None = None,
@@ -93,9 +107,12 @@ def run_loglik(*, bench: str, model: str | os.PathLike | None, name: str | None 
     from evaluators.loglik.run import LoglikOptions
     from evaluators.loglik.run import run_loglik as _run
 
+    results = _writable_store(results)
+    if out_dir is not None:
+        require_writable(out_dir, "--out-dir")
     return _run(LoglikOptions(
         bench=bench, model=None if model is None else str(model), name=name, data=data,
-        results=str(results.root if isinstance(results, Store) else results) if results is not None else None,
+        results=str(results.root),
         data_revision=data_revision, revision=revision, backend=backend, device=device, dtype=dtype,
         threads=threads, batch_size=batch_size, max_batch_tokens=max_batch_tokens, add_bos=add_bos,
         out_dir=None if out_dir is None else str(out_dir), resume=resume, limit=limit, n_gpu_layers=n_gpu_layers,
@@ -114,7 +131,7 @@ def run_agent(*, name: str, base_url: str, results: str | os.PathLike | None = N
     from evaluators.agent.run import AgentRunOptions, run_agent_benchmark
 
     opts = AgentRunOptions(name=name, base_url=base_url, **options)
-    return run_agent_benchmark(_store(results), opts)
+    return run_agent_benchmark(_store(results) if opts.dry_run else _writable_store(results), opts)
 
 
 def run_chat(tasks: Sequence[str], *, base_url: str, name: str | None = None, model_id: str | None = None,
@@ -132,7 +149,7 @@ def run_chat(tasks: Sequence[str], *, base_url: str, name: str | None = None, mo
     from evaluators.chat.run import run_chat as _run_chat
     from evaluators.core.backends.server import RetryPolicy
 
-    return _run_chat(_store(results), list(tasks), base_url=base_url, name=name, model_id=model_id, ctx=ctx,
+    return _run_chat(_writable_store(results), list(tasks), base_url=base_url, name=name, model_id=model_id, ctx=ctx,
                      data=None if data is None else str(data), limit=limit, resume=resume, fold_system=fold_system,
                      max_tokens=max_tokens, concurrency=concurrency, extra_body=extra_body, stream=stream,
                      retry=RetryPolicy(attempts=retries, base_s=retry_wait_s, max_s=max(30.0, retry_wait_s)),
@@ -155,7 +172,7 @@ def evaluate_modes(inputs: list[str | os.PathLike], *, name: str | None = None,
                            data_root=data_root, cache_dir=cache_dir, offline=offline, allow_partial=allow_partial,
                            run_metadata=run_metadata, min_defined_prompts=min_defined_prompts, workers=workers,
                            resume=resume)
-    return evaluate(_store(results), opts)
+    return evaluate(_writable_store(results), opts)
 
 
 def _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model, model_id,
@@ -181,6 +198,7 @@ def generate_modes(*, out: str | os.PathLike | None, configs: list[str] | None =
     from evaluators.modes.generate import GenerateOptions
     from evaluators.modes.run import generate_responses
 
+    _writable_out(out)
     tasks, source = _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model,
                                    model_id, api_key_env, ctx, concurrency, device, dtype)
     opts = GenerateOptions(out=out, name=name, k=k, groups=groups, temperature=temperature, top_p=top_p,
@@ -203,12 +221,14 @@ def run_modes(*, out: str | os.PathLike | None = None, results: Store | str | os
     from evaluators.modes.generate import GenerateOptions
     from evaluators.modes.run import generate_and_evaluate
 
+    store = _writable_store(results)
+    _writable_out(out)
     tasks, source = _modes_sources(configs, input, split, data_root, cache_dir, offline, limit, base_url, model,
                                    model_id, api_key_env, ctx, concurrency, device, dtype)
     opts = GenerateOptions(out=out, name=name, k=k, groups=groups, temperature=temperature, top_p=top_p,
                            max_tokens=max_tokens, seed=seed, prompt_condition=prompt_condition,
                            on_draw_error=on_draw_error, resume=resume)
-    return generate_and_evaluate(_store(results), tasks, source, opts, min_defined_prompts=min_defined_prompts,
+    return generate_and_evaluate(store, tasks, source, opts, min_defined_prompts=min_defined_prompts,
                                  workers=workers, allow_partial=allow_partial)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import REPO, run_cli
 from tests.helpers.agent import FIXTURES, needs_podman
 
 
@@ -64,6 +64,15 @@ def test_dry_run_and_bad_input(tmp_path: Path):
     assert down.returncode == 3 and "127.0.0.1:9" in down.stderr
     grade = run_cli("agent", "grade", "m", "frontend/counter", "9", "--results", str(tmp_path))
     assert grade.returncode == 2 and "0 to 5" in grade.stderr
+
+
+def test_run_outside_the_checkout_finds_the_project_tasks(tmp_path: Path):
+    """Without --tasks-dir the project's own tasks/agent is used, whatever the working directory."""
+    args = ("agent", "run", "--name", "m", "--base-url", "http://127.0.0.1:9", "--dry-run", "--category", "smoke",
+            "--results", str(tmp_path / "results"))
+    outside, inside = run_cli(*args, cwd=tmp_path), run_cli(*args, cwd=REPO)
+    assert outside.returncode == 0, outside.stderr
+    assert outside.stdout == inside.stdout and " smoke/" in outside.stdout
 
 
 def test_repo_task_clone_patch_prepare(tmp_path: Path, monkeypatch):

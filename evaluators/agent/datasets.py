@@ -24,7 +24,7 @@ from evaluators.agent.verifyspec import VerifySpec
 from evaluators.core.errors import BadInput, located
 
 ENV_TASKS = "BANANABENCH_AGENT_TASKS"
-DEFAULT_TASKS_DIR = Path("tasks/agent")
+DEFAULT_TASKS_DIR = Path(__file__).resolve().parents[2] / "tasks" / "agent"  # the project's own tasks
 TASK_FILE = "task.toml"
 # Files and folders that never belong to a task's identity (editor and build droppings).
 _IGNORED = {"__pycache__", ".pytest_cache", ".mypy_cache", ".DS_Store", "node_modules", "target"}
@@ -99,7 +99,7 @@ class Task:
 
 
 def tasks_root(explicit: str | os.PathLike | None = None) -> Path:
-    """`--tasks-dir`, else `$BANANABENCH_AGENT_TASKS`, else `./tasks/agent`."""
+    """`--tasks-dir`, else `$BANANABENCH_AGENT_TASKS`, else the project's `tasks/agent` (from any working directory)."""
     return Path(explicit or os.environ.get(ENV_TASKS) or DEFAULT_TASKS_DIR)
 
 

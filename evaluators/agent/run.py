@@ -70,6 +70,7 @@ class AgentRunOptions:
     memory: str = "4g"
     pids: int = 512
     cpus: float = 2.0
+    reference: str | None = None  # a reference run (not a model's work): what it is, shown on the site
 
 
 def select_tasks(opts: AgentRunOptions) -> list[datasets.Task]:
@@ -143,7 +144,8 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
         n_items=len(tasks) * opts.attempts, official=not (opts.only or opts.exclude or opts.categories or opts.tags),
         retry_statuses=("error",),
         extra={**info.run_extra(), "image": img.identity(), "pi_version": img.pi_version,
-               "context_window": info.ctx, "config_file": config.source},
+               "context_window": info.ctx, "config_file": config.source,
+               **({core_runs.REFERENCE_RUN: opts.reference} if opts.reference else {})},
     )
     server_mod.record_server_config(store, info)
     server_mod.note_server_change(store, opts.name, info)
@@ -183,14 +185,10 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
 
 def _already_done(store: Store, spec: RunSpec, tasks: list[datasets.Task], attempts: int) -> str | None:
     """A finished run with the same configuration that holds every selected attempt (no unfinished run newer)."""
-    rows = store.query(
-        "SELECT run_id, status FROM runs WHERE model_name = ? AND benchmark = ? ORDER BY started_at DESC LIMIT 1",
-        [spec.model_name, spec.benchmark]).rows
-    if not rows or rows[0][1] != "finished":
+    finished = core_runs.latest_finished(store, spec)
+    if finished is None:
         return None
-    run_id = rows[0][0]
-    if (store.run(run_id) or {}).get("signature") != spec.signature():
-        return None
+    run_id = finished["run_id"]
     done = store.done_items(run_id, exclude_statuses=spec.retry_statuses)
     wanted = {(t.id, n) for t in tasks for n in range(1, attempts + 1)}
     return run_id if wanted <= done else None

@@ -1,7 +1,7 @@
 """Paired A/B comparison of two chat runs (or two models' current chat runs), task by task.
 
 Items are paired by id; an item with an infrastructure error (or missing) on either side is left
-out of the pair and counted apart. Per task: n, correct/accuracy/wrong/unanswered for each side,
+out of the pair and counted apart. Per task: n, correct/accuracy/wrong/unanswered/truncated for each side,
 the exact McNemar test on the discordant pairs, and the items that flipped.
 """
 
@@ -32,7 +32,7 @@ def _side(attempts: dict[str, dict[str, Any]], ids: list[str]) -> dict[str, Any]
     statuses = [attempts[i]["status"] for i in ids]
     n_correct = statuses.count("correct")
     return {"n_correct": n_correct, "n_wrong": statuses.count("wrong"), "n_unanswered": statuses.count("unanswered"),
-            "accuracy": n_correct / len(ids) if ids else None}
+            "n_truncated": statuses.count("truncated"), "accuracy": n_correct / len(ids) if ids else None}
 
 
 def compare_runs(store: Store, run_a: dict[str, Any], run_b: dict[str, Any]) -> dict[str, Any]:
@@ -79,13 +79,14 @@ def _rows(report: dict[str, Any]) -> list[list[str]]:
     for t in report["tasks"]:
         a, b = t["a"], t["b"]
         rows.append([t["benchmark"], str(t["n"]), str(a["n_correct"]), str(b["n_correct"]), _acc(a["accuracy"]),
-                     _acc(b["accuracy"]), f"{a['n_wrong']}/{a['n_unanswered']}", f"{b['n_wrong']}/{b['n_unanswered']}",
+                     _acc(b["accuracy"]), f"{a['n_wrong']}/{a['n_unanswered']}/{a['n_truncated']}",
+                     f"{b['n_wrong']}/{b['n_unanswered']}/{b['n_truncated']}",
                      f"{t['discordant']['a_only_correct']}/{t['discordant']['b_only_correct']}",
                      f"{t['mcnemar_p']:.4g}"])
     return rows
 
 
-HEADER = ["task", "n", "A correct", "B correct", "A acc", "B acc", "A wrong/unans", "B wrong/unans",
+HEADER = ["task", "n", "A correct", "B correct", "A acc", "B acc", "A wrong/unans/cut", "B wrong/unans/cut",
           "A-only/B-only", "McNemar p"]
 
 

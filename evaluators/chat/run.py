@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaluators.chat.datasets import TASKS, Item, TaskData, load_task
-from evaluators.chat.extract import EXTRACTION_VERSION, extract, verdict
+from evaluators.chat.extract import EXTRACTION_VERSION, grade
 from evaluators.chat.metrics import score_rows, summary
 from evaluators.core.backends.base import GenerationRequest, GenerationResult
 from evaluators.core.backends.server import (
@@ -29,7 +29,7 @@ from evaluators.core.backends.server import (
 )
 from evaluators.core.errors import BadInput
 from evaluators.core.progress import Progress
-from evaluators.core.runs import RunSpec, start_run
+from evaluators.core.runs import RunSpec, latest_finished, start_run
 from evaluators.core.store import COLUMNS, Store
 
 log = logging.getLogger("bananabench")
@@ -90,8 +90,7 @@ def attempt_row(item: Item, kind: str, result: GenerationResult, *, messages: An
         status, answer = "error", None
         extra["error"] = result.error
     else:
-        answer = extract(kind, result.text, item.letters)
-        status = verdict(kind, answer, item.gold)
+        status, answer = grade(kind, result.text, item.letters, item.gold, result.finish_reason)
         extra.update({"raw": result.raw.get("content", result.text), "reasoning": result.reasoning,
                       "finish_reason": result.finish_reason})
         for key in ("tool_calls", "cached_tokens"):
@@ -131,6 +130,11 @@ def run_task(store: Store, backend: ServerBackend, data: TaskData, *, name: str,
         extra={**info.run_extra(), "task": task.name, "kind": task.kind, "data_source": data.source,
                "prompt_version": PROMPT_VERSION, "extraction_version": EXTRACTION_VERSION},
     )
+    if resume and (finished := latest_finished(store, spec)) is not None:
+        log.info("%s: run %s already finished with this configuration; nothing to resume", task.name,
+                 finished["run_id"])
+        return TaskResult(task=task.name, benchmark=task.benchmark, run_id=finished["run_id"], status="finished",
+                          resumed=True, summary=summary(store.attempts(finished["run_id"])))
     record_server_config(store, info)
     note_server_change(store, name, info)
     with start_run(store, spec, resume=resume, policy="public", benchmark_title=task.title,
@@ -211,8 +215,8 @@ def rescore_run(store: Store, run_id: str, *, dry_run: bool = False) -> dict[str
             updated.append(attempt)
             continue
         extra = attempt.get("extra") or {}
-        answer = extract(kind, extra.get("raw"), extra.get("letters") or "ABCD")
-        status = verdict(kind, answer, attempt["reference"])
+        status, answer = grade(kind, extra.get("raw"), extra.get("letters") or "ABCD", attempt["reference"],
+                               extra.get("finish_reason"))
         if (status, answer) != (attempt["status"], attempt["prediction"]):
             changed.append({"item_id": attempt["item_id"], "before": [attempt["status"], attempt["prediction"]],
                             "after": [status, answer]})

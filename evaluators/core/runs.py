@@ -39,6 +39,9 @@ log = logging.getLogger("bananabench")
 
 JOURNAL = "attempts.jsonl"
 RUN_CONFIG = "run_config.json"
+# `runs.extra` key of a reference run (e.g. a task's own solution replayed): what it is, in words. The
+# site shows such runs as reference runs on every page, never as a model's work.
+REFERENCE_RUN = "reference_run"
 
 
 def slug(text: str, max_len: int = 48) -> str:
@@ -339,6 +342,19 @@ def _replay_journal(store: Store, run_id: str, journal: Path) -> int:
         for table, rows in tables.items():
             store.upsert(table, rows, con=con)
     return len(tables["attempts"])
+
+
+def latest_finished(store: Store, spec: RunSpec) -> dict[str, Any] | None:
+    """The latest run of this model, benchmark and split if it finished with the same signature: a
+    `--resume` has nothing left to do for it (a newer unfinished or different run returns None)."""
+    rows = store.query(
+        "SELECT run_id, status, signature FROM runs WHERE model_name = ? AND benchmark = ? "
+        "AND coalesce(split, '') = coalesce(?, '') ORDER BY started_at DESC LIMIT 1",
+        [spec.model_name, spec.benchmark, spec.split],
+    ).rows
+    if not rows or rows[0][1] != "finished" or rows[0][2] != spec.signature():
+        return None
+    return store.run(rows[0][0])
 
 
 def start_run(store: Store, spec: RunSpec, *, resume: bool = False, out_dir: str | os.PathLike | None = None,

@@ -1,4 +1,8 @@
-"""Demo step: the tiny model on the bundled Base Bench-format sample and the base-evals sample splits."""
+"""Demo step: the bundled Base Bench-format sample and base-evals sample splits, scored with transformers.
+
+Both the main model (SmolLM2-135M-Instruct's float32 copy: real log-likelihoods) and, when it is another
+model, the tiny one, so the site has a diff page of two models on the same items.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +10,20 @@ from pathlib import Path
 
 from evaluators.demo import DemoContext
 
-TITLE = "loglik: Base Bench-format sample and base-evals sample splits on the tiny model"
+TITLE = "loglik: Base Bench-format sample and base-evals sample splits (transformers)"
 SAMPLES = Path(__file__).resolve().parents[2] / "tasks" / "samples"
 
 
 def run(ctx: DemoContext) -> None:
     from evaluators import api
 
-    common = {"model": str(ctx.tiny_model), "name": ctx.model_name, "results": ctx.store.root, "device": "cpu",
-              "dtype": "float32", "threads": 1}  # one thread: a tiny model only loses to thread contention
-    bench = api.run_loglik(bench="base-bench", data=str(SAMPLES / "base-bench"), **common)
-    rep = bench["runs"][0]["report"]
-    ctx.notes.append(f"loglik base-bench (sample, non-official): Overall Elo {rep['overall_elo']:.0f}, "
-                     f"accuracy {rep['accuracy']:.2f} — {bench['runs'][0]['dir']}")
-    evals = api.run_loglik(bench="base-evals", data=str(SAMPLES / "base-evals"), **common)
-    norms = ", ".join(f"{name} {s['acc_norm']:.2f}" for name, s in evals["report"]["splits"].items())
-    ctx.notes.append(f"loglik base-evals (sample splits) acc_norm: {norms}")
+    for model in ctx.loglik_models():
+        common = {"model": str(model.hf), "name": model.name, "results": ctx.store.root, "device": "cpu",
+                  "dtype": "float32", "threads": model.threads}
+        bench = api.run_loglik(bench="base-bench", data=str(SAMPLES / "base-bench"), **common)
+        rep = bench["runs"][0]["report"]
+        ctx.notes.append(f"loglik {model.name} base-bench (sample, non-official): Overall Elo "
+                         f"{rep['overall_elo']:.0f}, accuracy {rep['accuracy']:.2f} — {bench['runs'][0]['dir']}")
+        evals = api.run_loglik(bench="base-evals", data=str(SAMPLES / "base-evals"), **common)
+        norms = ", ".join(f"{name} {s['acc_norm']:.2f}" for name, s in evals["report"]["splits"].items())
+        ctx.notes.append(f"loglik {model.name} base-evals (sample splits, non-official) acc_norm: {norms}")

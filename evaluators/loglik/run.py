@@ -451,9 +451,7 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
     name = opts.name or default_model_name(opts.model)
     items = split.items[:opts.limit] if opts.limit else split.items
     prepared = prepare_choices(backend, items, opts.add_bos)
-    reasons = []
-    if opts.limit and opts.limit < len(split.items):
-        reasons.append(f"--limit {opts.limit}")
+    reasons = split.official_reasons(opts.limit)
     if opts.add_bos:
         reasons.append("--add-bos (the protocol adds no BOS)")
     official = not reasons

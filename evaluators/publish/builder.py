@@ -30,12 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from evaluators import __version__
+from evaluators.core.atomic import require_writable
 from evaluators.core.errors import BadInput
 from evaluators.core.export import EXPORT_TABLES, export_store
 from evaluators.core.store import Store
 from evaluators.publish import apps, fmt
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
-from evaluators.publish.queries import Attempt, Leaderboard, Queries, RunSummary
+from evaluators.publish.queries import Attempt, Leaderboard, Queries, RunSummary, reference_note
 
 log = logging.getLogger("bananabench")
 
@@ -156,6 +157,7 @@ def _environment(templates: Path):
         when=_when,
         pretty=_pretty,
         statuses=fmt.statuses,
+        reference=reference_note,
     )
     return env
 
@@ -203,7 +205,7 @@ class SiteBuilder:
         page = self.env.get_template(template).render(
             root=root, path=path, links=self.links, fmt=fmt, benchmarks=self.benchmarks,
             generated=self.generated, version=__version__, private=self.q.private,
-            has_diffs=bool(self.links.diffs), **context)
+            has_diffs=bool(self.links.diffs), references=self.q.reference_models, **context)
         self.write(path, page)
         self.pages += 1
 
@@ -410,7 +412,8 @@ class SiteBuilder:
                     categories.setdefault(model, {}).setdefault(key, {})[f"{s.scope}: {s.key}"] = \
                         [_finite(s.value), _finite(s.ci_low), _finite(s.ci_high), s.n]
         diffs = [[m, b, p] for (m, b), p in self.links.diffs.items()]
-        data = {"models": models, "columns": columns, "values": values, "categories": categories, "diffs": diffs}
+        data = {"models": models, "columns": columns, "values": values, "categories": categories, "diffs": diffs,
+                "references": sorted(self.q.reference_models)}
         self.write("assets/summaries.js", f"window.BBDATA=window.BBDATA||{{}};BBDATA.summaries={_js_literal(data)};\n")
         self.render("compare.html.j2", "compare.html", title="Compare two models")
 
@@ -485,6 +488,9 @@ def publish(store: Store, out: str | os.PathLike, *, private: bool = False, incl
         raise BadInput(f"{templates}: not a templates folder (no leaderboard.html.j2); run bananabench from a "
                        f"checkout (pip install -e .) or pass --templates DIR")
     _prepare_out(out)
+    require_writable(out.parent, "--out")  # the new site is built beside the old one, then swapped in
+    if out.exists():
+        require_writable(out, "--out")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     try:

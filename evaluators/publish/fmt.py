@@ -20,7 +20,7 @@ METRIC_LABELS = {
     "accuracy": "accuracy", "acc": "acc", "acc_norm": "acc_norm", "weighted_accuracy": "weighted acc.",
     "elo": "Elo", "score": "score", "pass_at_k": "pass@k", "distinct_at_k": "distinct@k", "pcmd": "PCMD",
     "manual_grade": "human grade", "n_correct": "correct", "n_wrong": "wrong", "n_unanswered": "unanswered",
-    "n_error": "errors",
+    "n_truncated": "truncated (cut by the token budget)", "n_error": "errors",
 }
 
 

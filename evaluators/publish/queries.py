@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from evaluators.core.errors import BadInput
+from evaluators.core.runs import REFERENCE_RUN
 from evaluators.core.store import DB_NAME, Store
 from evaluators.publish.fmt import is_count
 
@@ -242,6 +243,12 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def reference_note(run: dict[str, Any]) -> str | None:
+    """What a reference run is (`runs.extra[REFERENCE_RUN]`), or None for a model's run."""
+    note = (run.get("extra") or {}).get(REFERENCE_RUN)
+    return note if isinstance(note, str) and note else None
+
+
 def safe_relpath(value: Any) -> PurePosixPath | None:
     """A results-relative artifact path from the store, or None if it escapes the results folder."""
     if not isinstance(value, str) or not value or "\x00" in value:
@@ -354,6 +361,16 @@ class Queries:
         """Every model with at least one visible run."""
         names = {r["model_name"] for r in self._runs.values() if not r["hidden"]}
         return sorted(names, key=lambda m: (m.lower(), m))
+
+    @functools.cached_property
+    def reference_models(self) -> dict[str, str]:
+        """Names whose visible runs are all reference runs (e.g. tasks' own solutions replayed, not a model's
+        work) -> what they are, in the evaluator's words; the site marks them so on every page."""
+        notes: dict[str, set[str | None]] = defaultdict(set)
+        for run in self._runs.values():
+            if not run["hidden"]:
+                notes[run["model_name"]].add(reference_note(run))
+        return {name: next(iter(seen)) for name, seen in notes.items() if None not in seen and len(seen) == 1}
 
     def current_runs(self, benchmark: str | None = None) -> list[dict[str, Any]]:
         """The leaderboard's runs (the store's `current_runs` view), by model, benchmark and split."""

@@ -47,11 +47,12 @@ log = logging.getLogger("bananabench")
 
 # Reasoning blocks some models write into the content instead of `reasoning_content`.
 THINK_TAGS: tuple[tuple[str, str], ...] = (("<think>", "</think>"), ("<thinking>", "</thinking>"))
-# Keys of /props and /slots that change from one request to the next: not configuration.
+# Keys of /props and /slots that change from one request (or one server start) to the next: not
+# configuration. llama.cpp draws a random `media_marker` at every start.
 VOLATILE_KEYS = frozenset({
     "id_task", "is_processing", "next_token", "prompt", "is_sleeping", "n_past", "n_decoded",
     "tokens_cached", "t_start_process_prompt", "t_start_generation", "n_prompt_tokens_processed",
-    "created", "progress",
+    "created", "progress", "media_marker",
 })
 
 
