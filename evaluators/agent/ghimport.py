@@ -273,7 +273,7 @@ class TaskSpec:
     repository: str  # the project's public home, for provenance
     targets: list[str] = field(default_factory=list)  # what the runner runs (default: derived from verify/)
     args: list[str] = field(default_factory=list)  # extra arguments for the test framework
-    pythonpath: list[str] = field(default_factory=list)  # unittest, pytest: folders appended to sys.path (src layout)
+    pythonpath: list[str] = field(default_factory=list)  # unittest, pytest: folders put on sys.path after the workspace (src layout)
     issue_url: str | None = None
     pull_request_url: str | None = None
     prepare: list[str] = field(default_factory=list)

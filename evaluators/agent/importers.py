@@ -38,7 +38,7 @@ def register(verbs: argparse._SubParsersAction) -> None:
     p.add_argument("--arg", action="append", default=[], metavar="ARG",
                    help="extra argument for the test framework (repeatable; write --arg=-o for a leading dash)")
     p.add_argument("--pythonpath", action="append", default=[], metavar="DIR",
-                   help="unittest/pytest: folder appended to sys.path after the workspace, e.g. src (repeatable)")
+                   help="unittest/pytest: folder put on sys.path after the workspace, e.g. src (repeatable)")
     p.add_argument("--kind", choices=("bugfix", "feature"), default="bugfix")
     p.add_argument("--commit", metavar="SHA", help="the fix commit in --git (instead of the PR's merge commit)")
     p.add_argument("--git", metavar="DIR", type=Path, help="local clone holding --commit")
