@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 PI_DIR := evaluators/agent/pi
 PI_STAMP := $(PI_DIR)/node_modules/.package-lock.json
 
-.PHONY: demo test venv system-deps lint docs clean-venv pi validate-tasks
+.PHONY: demo test venv system-deps doctor lint docs clean-venv pi validate-tasks
 
 $(STAMP): pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -19,9 +19,13 @@ $(STAMP): pyproject.toml requirements/constraints.txt
 
 venv: $(STAMP)
 
-## System packages the tests and the demo use (podman, runc, Chromium, Node for Pi).
+## Debian packages the tests and the demo use, each by name (scripts/system-deps.sh says why each is there).
 system-deps:
 	@scripts/system-deps.sh
+
+## Check every real part the way the code uses it (podman sandbox, Chromium, llama.cpp, Node, Pi, toolchains).
+doctor: venv
+	$(VENV)/bin/bananabench doctor
 
 ## The Pi coding agent for the agent benchmark, pinned by the committed package-lock.json (needs Node >= 20.6).
 $(PI_STAMP): $(PI_DIR)/package.json $(PI_DIR)/package-lock.json
@@ -31,10 +35,13 @@ $(PI_STAMP): $(PI_DIR)/package.json $(PI_DIR)/package-lock.json
 
 pi: $(PI_STAMP)
 
-demo: venv system-deps pi
+# system-deps first: `python3 -m venv` needs python3-venv on a fresh Debian.
+demo: system-deps venv pi
+	$(VENV)/bin/bananabench doctor
 	$(VENV)/bin/bananabench demo
 
-test: venv system-deps pi
+test: system-deps venv pi
+	$(VENV)/bin/bananabench doctor
 	$(VENV)/bin/ruff check evaluators tests benchmarks
 	$(PY) -m pytest $(PYTEST_ARGS)
 
@@ -42,7 +49,7 @@ lint: venv
 	$(VENV)/bin/ruff check evaluators tests benchmarks
 
 ## Check every agent task in the podman sandbox: it must fail on its start state and pass with its solution.
-validate-tasks: venv system-deps pi
+validate-tasks: system-deps venv pi
 	$(VENV)/bin/bananabench agent lint
 	$(VENV)/bin/bananabench agent validate
 

@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "evaluators.chat.cli",
     "evaluators.modes.cli",
     "evaluators.demo",
+    "evaluators.doctor",
     "evaluators.publish.cli",
 )
 

@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
 # Install the Debian packages that the tests and the demo need; a no-op when they are present.
-# Without root it names what to install and fails, so nothing runs half-equipped.
+# Every package is named: nothing relies on Recommends (podman's leave out catatonit, which --init needs).
+# Without root it names what to install and fails, so nothing runs half-equipped. `bananabench doctor`
+# then checks that each part works the way the code uses it.
 set -euo pipefail
 
-# podman+runc: the agent sandbox; chromium: browser tests and screenshots; golang-go, rustc, cargo, g++:
-# the toolchains agent tasks use (the offline sandbox image mounts the host's /usr read-only).
-# git, patch: the agent sandbox's diff and [repo] tasks.
-# python3-pytest: the `pytest` runner of agent tasks (the sandbox runs the hidden tests with Debian's python3).
-packages=(podman runc chromium golang-go rustc cargo g++ python3 python3-pytest git patch)
+packages=(
+  # The agent sandbox: podman runs every container with --init (catatonit) under runc, which works on
+  # cgroup v1 and v2 (crun, podman's first choice when present, fails on cgroup-v1 hosts, so it is left
+  # out); conmon monitors containers, uidmap lets a non-root user run them, slirp4netns gives a
+  # non-root `agent build-image` (the full image) its network.
+  podman catatonit runc conmon uidmap slirp4netns
+  # Chromium for Playwright (site tests, gallery screenshots in the sandbox) and a font to render text.
+  chromium fonts-dejavu-core
+  # Toolchains agent tasks use (the offline sandbox image mounts the host's /usr read-only); git and
+  # patch for attempt diffs and [repo] tasks; python3-pytest for the `pytest` runner of agent tasks
+  # (the sandbox runs the hidden tests with Debian's python3); librust-serde-dev, the one crate the Rust
+  # real-issue tasks resolve offline, from Debian's registry (/usr/share/cargo/registry, wired in by each
+  # task's .cargo/config.toml).
+  golang-go rustc cargo g++ make python3 python3-venv python3-pytest librust-serde-dev git patch
+  # llama.cpp in the xllamacpp wheel links OpenMP.
+  libgomp1
+)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -20,7 +34,7 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "system-deps: missing Debian packages: ${missing[*]}" >&2
-    echo "system-deps: run as root: apt-get install -y ${missing[*]}" >&2
+    echo "system-deps: run as root: apt-get install -y --no-install-recommends ${missing[*]}" >&2
     exit 1
   fi
   echo "system-deps: installing ${missing[*]}"

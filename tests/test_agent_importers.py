@@ -1,7 +1,8 @@
 """The task importers against real local git repositories and local stand-ins for GitHub and Advent of Code.
 
-import-pr (API mode and local-clone mode), scan-fixes and import-aoc run as the real CLI; the tasks they write
-must pass `agent lint` and `agent validate --native` (fail on the pinned parent, pass with the imported fix).
+import-pr (API mode and local-clone mode, offline with --prompt), scan-fixes and import-aoc run as the real CLI;
+the tasks they write must pass `agent lint` and `agent validate --native` (fail at the fix's parent, pass with the
+imported fix). One case imports a real project's fix (tests/fixtures/repos/, derived from tkem/cachetools).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import REPO, run_cli
 
 TOKEN = "ghp_teststandintoken0123456789"
 COOKIE = "53616c7465645f5f" + "ab" * 40
@@ -44,6 +45,9 @@ CALC_FIXED = "def add_cents(a, b):\n    return round((a + b) * 100) / 100\n"
 TEST_BEFORE = "import unittest\n\nfrom calc import add_cents\n\n\nclass T(unittest.TestCase):\n" \
               "    def test_whole(self):\n        self.assertEqual(add_cents(1, 2), 3)\n"
 TEST_AFTER = TEST_BEFORE + "\n    def test_cents(self):\n        self.assertEqual(add_cents(0.1, 0.2), 0.3)\n"
+MIT = ("MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy of this software "
+       "and associated documentation files, to deal in the Software without restriction.\n")
+PROMPT = "# Cents go missing\n\nAdding 0.1 and 0.2 with `add_cents` gives 0. I expect 0.3, rounded to the cent.\n"
 
 
 @pytest.fixture
@@ -52,7 +56,8 @@ def repo(tmp_path: Path) -> dict:
     path = tmp_path / "calc"
     path.mkdir()
     git(path, "init", "-q", "-b", "main")
-    base = commit(path, {"calc.py": CALC_BUGGY, "tests/test_calc.py": TEST_BEFORE, "README.md": "calc\n"}, "Initial")
+    base = commit(path, {"calc.py": CALC_BUGGY, "tests/test_calc.py": TEST_BEFORE, "README.md": "calc\n",
+                         "LICENSE": MIT, "docs/guide.md": "how to add\n"}, "Initial")
     fix = commit(path, {"calc.py": CALC_FIXED, "tests/test_calc.py": TEST_AFTER},
                  "Keep the cents in add_cents\n\nFixes #7.")
     commit(path, {"README.md": "calc: a calculator\n"}, "Docs: fixes #9 (typo)")
@@ -127,7 +132,11 @@ def github_stand_in(repo: dict) -> StandIn:
 
     def contents(url, query, headers):
         name = url.split("/contents/", 1)[1]
-        return 200, subprocess.run(["git", "-C", str(path), "show", f"{query['ref'][0]}:{name}"],
+        ref = query["ref"][0]
+        if not name:  # the root folder: a listing
+            names = git(path, "ls-tree", "--name-only", ref).splitlines()
+            return as_json([{"name": n, "type": "file" if "." in n or n == "LICENSE" else "dir"} for n in names])
+        return 200, subprocess.run(["git", "-C", str(path), "show", f"{ref}:{name}"],
                                    capture_output=True, check=True).stdout, "application/octet-stream"
 
     def issues(url, query, headers):
@@ -163,7 +172,11 @@ def test_import_pr_from_the_api_makes_a_valid_task(tmp_path, repo, github):
     assert meta["category"] == "issue/bugfix"
     assert meta["tags"] == ["python", "bugfix", "large", "real-issue"]
     assert meta["repo"] == {"url": repo["path"].as_uri(), "rev": repo["base"]}
-    assert meta["verify"] == {"runner": "unittest", "tests": [], "timeout_s": 900}
+    assert meta["verify"] == {"runner": "unittest", "tests": [], "timeout_s": 300}
+    assert meta["provenance"] == {
+        "repository": "https://github.com/acme/calc", "commit": repo["fix"], "parent": repo["base"], "license": "MIT",
+        "license_files": ["LICENSE"], "issue": "https://github.com/acme/calc/issues/7",
+        "pull_request": "https://github.com/acme/calc/pull/12", "commit_message": "Keep cents\n\nThis fixes #7."}
     assert "agent validate --write-tests" in out.stdout
     assert (task / "prompt.md").read_text() == "# add_cents drops the cents\n\n`add_cents(0.1, 0.2)` returns 0 instead of 0.3.\n"
     assert (task / "verify" / "tests" / "test_calc.py").read_text() == TEST_AFTER
@@ -193,10 +206,70 @@ def test_import_from_a_local_clone_asks_github_only_for_the_issue(tmp_path, repo
                     "--commit", repo["fix"][:10], "--git", str(repo["path"]), "--kind", "feature")
     assert out.returncode == 0, out.stderr
     assert [r["path"] for r in github.requests] == ["/repos/acme/calc/issues/7"]
-    meta = tomllib.loads((tasks / "issue" / "feature" / "calc-cents-local" / "task.toml").read_text())
+    task = tasks / "issue" / "feature" / "calc-cents-local"
+    meta = tomllib.loads((task / "task.toml").read_text())
     assert meta["category"] == "issue/feature" and "feature" in meta["tags"]
-    assert meta["repo"]["rev"] == repo["base"]
-    assert meta["repo"]["url"] == repo["path"].resolve().as_uri()
+    assert "repo" not in meta  # the task stands alone: the parent's files are in workspace/
+    assert (task / "workspace" / "calc.py").read_text() == CALC_BUGGY
+    assert (task / "workspace" / "tests" / "test_calc.py").read_text() == TEST_BEFORE
+    assert not (task / "workspace" / ".git").exists()
+    assert meta["provenance"]["parent"] == repo["base"] and meta["provenance"]["license"] == "MIT"
+    assert meta["provenance"]["commit_message"] == "Keep the cents in add_cents\n\nFixes #7."
+
+
+def test_import_with_a_prompt_file_needs_no_network(tmp_path, repo):
+    tasks, prompt = tmp_path / "tasks", tmp_path / "prompt.md"
+    prompt.write_text(PROMPT)
+    dead = "http://127.0.0.1:9"  # nothing listens: any request would fail the import
+    out = import_pr(tasks, dead, "acme/calc", "-", "calc-cents", "--runner", "unittest", "--commit", repo["fix"],
+                    "--git", str(repo["path"]), "--prompt", str(prompt), "--exclude", "docs", "--exclude", "LICENSE",
+                    "--prepare", "echo offline > NOTE.txt")
+    assert out.returncode == 0, out.stderr
+    task = tasks / "issue" / "bugfix" / "calc-cents"
+    meta = tomllib.loads((task / "task.toml").read_text())
+    assert meta["title"] == "Cents go missing" and (task / "prompt.md").read_text() == PROMPT
+    assert meta["provenance"]["issue"] == "https://github.com/acme/calc/issues/7" and "pull_request" not in meta["provenance"]
+    assert meta["description"].endswith(f"/commit/{repo['fix']} (commit {repo['fix'][:12]})")
+    assert not (task / "workspace" / "docs").exists()
+    assert (task / "workspace" / "LICENSE").read_text() == MIT  # a licence file is never left out
+    assert (task / "workspace" / "NOTE.txt").read_text() == "offline\n"  # --prepare ran on the copied files
+    assert meta["provenance"]["prepare"] == ["echo offline > NOTE.txt"]
+    assert "repeats the commit message" not in out.stdout
+    cache = {"BANANABENCH_AGENT_CACHE": str(tmp_path / "cache")}
+    written = run_cli("agent", "validate", "--native", "--write-tests", "--tasks-dir", str(tasks), env=cache)
+    assert written.returncode == 0, written.stdout + written.stderr
+    assert "start state fails" in written.stdout and "solution passes" in written.stdout
+
+
+def test_import_warns_when_the_prompt_copies_the_commit_message(tmp_path, repo):
+    tasks, prompt = tmp_path / "tasks", tmp_path / "prompt.md"
+    prompt.write_text("# Cents\n\nPlease keep the cents in add_cents. It drops them.\n")
+    out = import_pr(tasks, "http://127.0.0.1:9", "acme/calc", "-", "calc", "--runner", "unittest", "--commit",
+                    repo["fix"], "--git", str(repo["path"]), "--prompt", str(prompt))
+    assert out.returncode == 0, out.stderr
+    assert "note: the prompt repeats the commit message: 'keep the cents in add_cents'" in out.stdout
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--prompt", "missing.md"], "missing.md: [Errno 2]"),
+    (["--prompt", "empty.md"], "empty.md: empty"),
+    (["--prompt", "untitled.md"], "give the task a title"),
+    (["--exclude", "tests/test_calc.py", "--prompt", "prompt.md"], "which --exclude left out"),
+])
+def test_import_from_a_clone_bad_input(tmp_path, repo, extra, message):
+    (repo["path"] / "tests" / "calc_link.py").symlink_to("test_calc.py")  # dangles when --exclude drops its target
+    git(repo["path"], "add", "-A")
+    git(repo["path"], "commit", "-q", "-m", "Link")
+    fix = commit(repo["path"], {"calc.py": CALC_FIXED + "# again\n", "tests/test_calc.py": TEST_AFTER + "\n"},
+                 "Fixes #8")
+    for name, text in (("empty.md", " \n"), ("untitled.md", "no heading\n"), ("prompt.md", PROMPT)):
+        (tmp_path / name).write_text(text)
+    extra = [str(tmp_path / a) if a.endswith(".md") else a for a in extra]
+    out = import_pr(tmp_path / "tasks", "http://127.0.0.1:9", "acme/calc", "-", "x", "--runner", "unittest",
+                    "--commit", fix, "--git", str(repo["path"]), *extra)
+    assert out.returncode == 2, out.stderr
+    assert message in out.stderr
+    assert not (tmp_path / "tasks").exists() or not any((tmp_path / "tasks").rglob("task.toml"))
 
 
 @pytest.mark.parametrize("args, message", [
@@ -205,6 +278,8 @@ def test_import_from_a_local_clone_asks_github_only_for_the_issue(tmp_path, repo
     (["acme/calc", "99", "x"], "not found"),
     (["not-a-repo", "12", "x"], "OWNER/REPO"),
     (["acme/calc", "12", "Bad Name"], "NAME"),
+    (["acme/calc", "-", "x"], "needs --commit and --git"),
+    (["acme/calc", "12", "x", "--exclude", "docs"], "--exclude applies"),
 ])
 def test_import_pr_bad_input(tmp_path, github, args, message):
     out = import_pr(tmp_path / "tasks", github.url, *args, "--runner", "unittest")
@@ -234,10 +309,71 @@ def test_scan_fixes_lists_code_and_test_fixes(tmp_path, repo):
                                        "1 candidate fix(es)"]
     js = run_cli("agent", "scan-fixes", str(repo["path"]), "--json")
     assert [json.loads(line) for line in js.stdout.splitlines()] == [
-        {"commit": repo["fix"], "issue": 7, "subject": "Keep the cents in add_cents", "source": ["calc.py"],
+        {"commit": repo["fix"], "issue": 7, "pr": None, "subject": "Keep the cents in add_cents", "source": ["calc.py"],
          "tests": ["tests/test_calc.py"]}]
     missing = run_cli("agent", "scan-fixes", str(tmp_path / "nope.git"))
     assert missing.returncode == 2
+
+
+def test_scan_fixes_with_prs_lists_merged_pull_requests(tmp_path, repo):
+    path = repo["path"]
+    git(path, "checkout", "-q", "-b", "topic")
+    commit(path, {"calc.py": CALC_FIXED + "# topic\n", "tests/test_calc.py": TEST_AFTER + "# topic\n"}, "Round half up")
+    git(path, "checkout", "-q", "main")
+    git(path, "merge", "-q", "--no-ff", "-m", "Merge pull request #21 from someone/topic", "topic")
+    merge = git(path, "rev-parse", "HEAD")
+    squash = commit(path, {"calc.py": CALC_FIXED + "# fast\n", "tests/test_calc.py": TEST_AFTER + "# fast\n"},
+                    "Faster add_cents (#22)")
+    plain = run_cli("agent", "scan-fixes", str(path), "--json")
+    assert [json.loads(line)["commit"] for line in plain.stdout.splitlines()] == [repo["fix"]]
+    found = run_cli("agent", "scan-fixes", str(path), "--prs", "--json")
+    rows = [json.loads(line) for line in found.stdout.splitlines()]
+    assert [(r["commit"], r["issue"], r["pr"]) for r in rows] == [(squash, None, 22), (merge, None, 21),
+                                                                   (repo["fix"], 7, None)]
+    assert rows[1]["source"] == ["calc.py"] and rows[1]["tests"] == ["tests/test_calc.py"]  # against its first parent
+    text = run_cli("agent", "scan-fixes", str(path), "--prs").stdout.splitlines()
+    assert text[1] == f"{merge[:12]}  PR #21  Merge pull request #21 from someone/topic  (1 source, 1 test)"
+
+
+REAL_FIX = REPO / "tests" / "fixtures" / "repos" / "tkem-cachetools-fix-387.bundle"
+
+
+def test_import_a_real_fix_offline_and_validate_it(tmp_path):
+    """A real project's fix (tkem/cachetools, "Fix #387", parent and fix trees as published): scan-fixes finds it,
+    import-pr makes a stand-alone task without any network, and the task fails at its start and passes with the fix."""
+    clone = tmp_path / "cachetools"
+    subprocess.run(["git", "clone", "-q", str(REAL_FIX), str(clone)], check=True)
+    scan = run_cli("agent", "scan-fixes", str(clone), "--json")
+    [found] = [json.loads(line) for line in scan.stdout.splitlines()]
+    assert found["issue"] == 387 and found["source"] == ["src/cachetools/_cachedmethod.py"]
+    prompt = tmp_path / "prompt.md"
+    prompt.write_text("# Mocks of classes with cached methods warn\n\nBuilding `unittest.mock.create_autospec(C, "
+                      "instance=True)` for a class with a `@cachedmethod` method emits warnings. Reading the "
+                      "attribute from the class must stay silent.\n")
+    tasks = tmp_path / "tasks"
+    out = import_pr(tasks, "http://127.0.0.1:9", "tkem/cachetools", "-", "cachetools-autospec", "--git", str(clone),
+                    "--commit", found["commit"], "--prompt", str(prompt), "--runner", "pytest", "--target", "tests",
+                    "--pythonpath", "src", "--arg=-q", "--exclude", "docs",
+                    "--exclude", ".github")
+    assert out.returncode == 0, out.stderr
+    task = tasks / "issue" / "bugfix" / "cachetools-autospec"
+    meta = tomllib.loads((task / "task.toml").read_text())
+    assert (meta["verify"]["pythonpath"], meta["verify"]["args"], meta["verify"]["targets"]) == (["src"], ["-q"], ["tests"])
+    provenance = meta["provenance"]
+    assert (provenance["repository"], provenance["license"], provenance["license_files"]) == (
+        "https://github.com/tkem/cachetools", "MIT", ["LICENSE"])
+    assert provenance["issue"] == "https://github.com/tkem/cachetools/issues/387"
+    assert provenance["commit_message"].startswith("Fix #387: Handle obj=None case")
+    assert (task / "workspace" / "LICENSE").is_file() and not (task / "workspace" / "docs").exists()
+    assert sorted(p.relative_to(task / "verify").as_posix() for p in (task / "verify").rglob("*.py")) == [
+        "tests/test_cachedmethod.py"]
+    written = run_cli("agent", "validate", "--native", "--write-tests", "--tasks-dir", str(tasks),
+                      env={"BANANABENCH_AGENT_CACHE": str(tmp_path / "cache")})
+    assert written.returncode == 0, written.stdout + written.stderr
+    assert "tests/test_cachedmethod.py::AutospecTest::test_autospec_no_warnings failed" in written.stdout
+    tests = tomllib.loads((task / "task.toml").read_text())["verify"]["tests"]
+    assert "tests/test_cachedmethod.py::AutospecTest::test_autospec_no_warnings" in tests and len(tests) > 100
+    assert run_cli("agent", "lint", "--tasks-dir", str(tasks)).returncode == 0
 
 
 CALENDAR = """<html><body><main><pre class="calendar">

@@ -57,6 +57,12 @@ V = '[verify]\nrunner = "script"\ncmd = "true"\ntests = ["t"]\n'
     ('title = "x"\ncategory = "smoke"\n' + V + '[screenshot]\npath = "../x.html"\n', "screenshot.path"),
     ('title = "x"\ncategory = "smoke"\n' + V + '[repo]\nurl = "u"\n', "repo.rev"),
     ('title = "x"\ncategory = "smoke"\n[verify\nrunner = "script"\n', "line 3"),
+    ('title = "x"\ncategory = "smoke"\n' + V + '[provenance]\nrepository = "r"\ncommit = "c"\n', "provenance.license"),
+    ('title = "x"\ncategory = "smoke"\n' + V + '[provenance]\nrepository = "r"\ncommit = "c"\nlicense = "MIT"\n'
+     'licence_file = "LICENSE"\n', "provenance.licence_file"),
+    ('title = "x"\ncategory = "smoke"\n' + V + '[provenance]\nrepository = "r"\ncommit = "c"\nlicense = "MIT"\n'
+     'license_files = "LICENSE"\n', "provenance.license_files"),
+    ('title = "x"\ncategory = "smoke"\n' + V + 'provenance = "github"\n', "provenance"),
 ])
 def test_bad_task_files_name_file_line_and_field(tmp_path: Path, toml: str, message: str | None):
     directory = _task(tmp_path, toml)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import REPO, run_cli
 from tests.helpers.agent import FIXTURES, needs_podman
 
 
@@ -66,6 +66,15 @@ def test_dry_run_and_bad_input(tmp_path: Path):
     assert grade.returncode == 2 and "0 to 5" in grade.stderr
 
 
+def test_run_outside_the_checkout_finds_the_project_tasks(tmp_path: Path):
+    """Without --tasks-dir the project's own tasks/agent is used, whatever the working directory."""
+    args = ("agent", "run", "--name", "m", "--base-url", "http://127.0.0.1:9", "--dry-run", "--category", "smoke",
+            "--results", str(tmp_path / "results"))
+    outside, inside = run_cli(*args, cwd=tmp_path), run_cli(*args, cwd=REPO)
+    assert outside.returncode == 0, outside.stderr
+    assert outside.stdout == inside.stdout and " smoke/" in outside.stdout
+
+
 def test_repo_task_clone_patch_prepare(tmp_path: Path, monkeypatch):
     upstream = tmp_path / "upstream"
     upstream.mkdir()
@@ -118,3 +127,19 @@ def test_pytest_task_with_a_src_layout_validates_natively(tmp_path: Path):
     out = run_cli("agent", "validate", "--native", "--tasks-dir", str(root))
     assert out.returncode == 0, out.stdout + out.stderr
     assert "start state fails (2 of 2 expected tests did not pass" in out.stdout
+
+
+def test_pytest_task_without_an_ini_file_validates_natively(tmp_path: Path):
+    """No pytest.ini/tox.ini/pyproject section at all (as in many real projects): the run must not depend on one."""
+    from tests.helpers.agent import write_task
+
+    root = tmp_path / "tasks"
+    write_task(root, "coding/python/no-ini", prompt="Fix pkg.double.", tags=("python",),
+               verify_toml='runner = "pytest"\npythonpath = ["src"]\ntests = ["tests/test_double.py::test_double"]',
+               files={"src/pkg/__init__.py": "def double(x):\n    return x + 2\n", "tox.ini": "[tox]\nenvlist = py\n"},
+               verify={"tests/test_double.py": "from pkg import double\n\n\ndef test_double():\n"
+                                               "    assert double(3) == 6\n"},
+               solution={"src/pkg/__init__.py": "def double(x):\n    return 2 * x\n"})
+    out = run_cli("agent", "validate", "--native", "--tasks-dir", str(root))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "start state fails (1 of 1 expected test did not pass" in out.stdout

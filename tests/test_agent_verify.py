@@ -199,3 +199,33 @@ def test_only_podman_failures_become_infrastructure_errors():
     # code under test that makes the driver exit 125 cannot turn its failure into an uncounted error
     _container_ran("test", OneShot(rc=125, output=f"{DRIVER_STARTED}\n$ calc".encode(), seconds=0.1))
     _container_ran("test", OneShot(rc=137, output=b"", seconds=0.1))
+
+
+@pytest.mark.parametrize("runner", ["unittest", "pytest"])
+def test_the_workspace_package_wins_over_a_system_release_but_not_over_the_standard_library(tmp_path: Path, runner):
+    """Debian's python3-pytest installs more_itertools system-wide: a task on more-itertools must test the
+    workspace's copy, while a workspace `subprocess.py` still cannot stand in for the standard module."""
+    import subprocess
+
+    system = subprocess.run(["/usr/bin/python3", "-I", "-c", "import more_itertools; print(more_itertools.__file__)"],
+                            capture_output=True, text=True)
+    assert system.returncode == 0 and "dist-packages" in system.stdout, "python3-more-itertools (system deps)"
+    ws = tmp_path / "ws"
+    write(ws, {
+        "more_itertools/__init__.py": "ORIGIN = 'workspace'\n",
+        "subprocess.py": "raise SystemExit('the workspace shadowed the standard library')\n",
+        "test_origin.py": ("import subprocess\nimport unittest\n\nimport more_itertools\n\n\n"
+                           "class T(unittest.TestCase):\n    def test_origin(self):\n"
+                           "        self.assertEqual(more_itertools.ORIGIN, 'workspace')\n"
+                           "        self.assertTrue(hasattr(subprocess, 'run'))\n"),
+    })
+    grader = Path(stage.__file__).parent
+    report = tmp_path / "record.jsonl"
+    if runner == "unittest":
+        argv, test_id = [str(grader / "pyunit.py"), str(ws), "test_origin"], "test_origin.T.test_origin"
+    else:
+        argv, test_id = [str(grader / "pytest_run.py"), str(ws), "--", "test_origin.py"], "test_origin.py::T::test_origin"
+    subprocess.run(["/usr/bin/python3", "-I", *argv], cwd=ws, timeout=120, capture_output=True,
+                   env={"PATH": "/usr/bin:/bin", "BANANABENCH_REPORT": str(report), "HOME": str(tmp_path)})
+    outcomes = {line["id"]: line["outcome"] for line in map(json.loads, report.read_text().splitlines())}
+    assert outcomes == {test_id: "passed"}

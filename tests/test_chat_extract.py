@@ -56,7 +56,18 @@ LETTER_CASES = [
     ("Because DNA replicates, BCD is a word", "ABCD", None),
     ("the A-team and B's idea", "ABCD", None),
     ("Answer: D\n", "ABCD", "D"),
-    ("answer is (b)", "ABCD", None),
+    # a lower-case letter counts where it cannot be a word: wrapped in brackets, emphasis or \boxed, or
+    # ending the line; never "a" the article, nor a letter that starts a phrase ("answer is e.g. ...")
+    ("answer is (b)", "ABCD", "B"),
+    ("Answer: (c)", "ABCD", "C"),
+    ("The correct answer is **d**", "ABCD", "D"),
+    ("Final answer: $\\boxed{c}$", "ABCD", "C"),
+    ("so the answer: c", "ABCD", "C"),
+    ("Thus the answer is b.\nDone.", "ABCD", "B"),
+    ("The answer is a matter of taste", "ABCD", None),
+    ("The answer is e.g. obvious", "ABCDE", None),
+    ("the answer is (e)", "ABCD", None),
+    ("I pick (b)", "ABCD", None),
     ("The answer is: C) flowers", "ABCD", "C"),
     ("The answer is B and not C", "ABCD", "B"),
 ]

@@ -101,6 +101,38 @@ def test_run_scores_thinking_outputs_and_keeps_unanswered_apart(tmp_path):
     assert "#### " not in first_body["messages"][0]["content"]
 
 
+def test_answers_cut_by_the_token_budget_are_truncated_and_counted_apart(tmp_path, capsys):
+    """finish_reason=length with text: recorded as truncated (the cut text's letter kept for reading, never
+    graded), counted apart from wrong and unanswered in the summary, scores, report, comparison and site."""
+    results = tmp_path / "results"
+    cut = [Rule(match="roots", reply=Reply(content="The answer is A", finish_reason="length")),
+           Rule(match="gravity", reply=Reply(content="Friction slows it, but maybe C or", finish_reason="length")),
+           Rule(match="renewable", reply=Reply(reasoning="Coal? gas? " * 20, content="", finish_reason="length"))]
+    with MockOpenAI(rules=cut, default="The answer is D") as mock:
+        proc = chat_run(mock.base_url, results)
+    assert proc.returncode == 0, proc.stderr
+    assert "2 truncated" in proc.stdout
+    store = Store(results)
+    run = only_run(store, "arc_challenge_chat")
+    rows = attempts_by_item(store, run["run_id"])
+    roots, gravity, renewable = rows["Sample_ARC_001"], rows["Sample_ARC_002"], rows["Sample_ARC_003"]
+    assert (roots["status"], roots["prediction"], roots["correct"], roots["score"]) == ("truncated", "A", False, 0.0)
+    assert (gravity["status"], gravity["prediction"]) == ("truncated", "C")
+    assert renewable["status"] == "unanswered"  # the budget went to thinking: no content at all
+    scores = scores_of(store, run["run_id"])
+    assert scores["n_truncated"]["value"] == 2 and scores["n_unanswered"]["value"] == 3
+    assert scores["accuracy"]["n"] == 12 and scores["accuracy"]["value"] == pytest.approx(
+        sum(r["status"] == "correct" for r in rows.values()) / 12)
+    code, out, _ = cli_inprocess(capsys, "chat", "rescore", run["run_id"], "--results", str(results))
+    assert code == 0 and "0 of 12 verdicts changed" in out  # the rule survives re-extraction
+    report = run_cli("report", "--model", "m1", "--results", str(results))
+    assert report.returncode == 0 and "truncated 2" in report.stdout, report.stdout
+    site = tmp_path / "site"
+    assert run_cli("publish", "--results", str(results), "--out", str(site)).returncode == 0
+    page = next(site.glob("runs/*.html")).read_text()
+    assert "truncated" in page and "status-truncated" in page
+
+
 def test_mmlu_and_gsm8k_budgets_categories_and_extra_body(tmp_path):
     results = tmp_path / "results"
     rules = [Rule(match="notebooks", reply=Reply(content="3*4+2 = 14\n#### 14")),
@@ -250,6 +282,30 @@ def test_router_mode_model_choice(tmp_path):
     config = store.query("SELECT config FROM server_configs WHERE fingerprint = ?",
                          [run["extra"]["server_fingerprint"]]).dicts()[0]["config"]
     assert json.loads(config)["args"] == ["llama-server", "-c", "16384", "-np", "2"]
+
+
+def test_resume_after_an_outage_skips_tasks_that_already_finished(tmp_path):
+    """The README's `--task all --resume`: a finished task with the same signature is not asked again."""
+    results = tmp_path / "r"
+    outage = [Rule(match="####", on="all", reply=Reply(status=500, error="down"))]  # GSM8K asks for "#### N"
+    with MockOpenAI(rules=outage, default="The answer is A") as mock:
+        assert chat_run(mock.base_url, results, task="arc,gsm8k").returncode == 3
+    store = Store(results)
+    arc = only_run(store, "arc_challenge_chat")
+    assert arc["status"] == "finished" and only_run(store, "tinyGSM8k")["status"] == "failed"
+    with MockOpenAI(default="The answer is A\n#### 3") as mock:
+        proc = chat_run(mock.base_url, results, "--resume", task="all")
+        asked = [r.body["messages"][-1]["content"] for r in mock.generation_requests()]
+    assert proc.returncode == 0, proc.stderr
+    assert f"arc: {arc['run_id']} finished" in proc.stdout and "already finished" in proc.stderr
+    assert only_run(store, "arc_challenge_chat")["run_id"] == arc["run_id"]  # no second ARC run
+    arc_questions = {a["extra"]["messages"][-1]["content"] for a in store.attempts(arc["run_id"])}
+    assert not arc_questions & set(asked)
+    assert only_run(store, "tinyGSM8k")["status"] == "finished" and only_run(store, "mmlu_generative")
+    # Another configuration is not "the same task finished": it is refused as before, never skipped.
+    with MockOpenAI(default="The answer is A") as mock:
+        proc = chat_run(mock.base_url, results, "--resume", "--max-tokens", "99")
+    assert proc.returncode == 0 and len(store.runs(benchmark="arc_challenge_chat")) == 2
 
 
 def test_resume_refuses_a_different_configuration(tmp_path):

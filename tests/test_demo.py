@@ -1,27 +1,62 @@
-"""`bananabench demo` end to end: what `make demo` runs, on a fresh results folder."""
+"""`bananabench demo` end to end: what `make demo` runs, on a fresh results folder, with the real model."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from evaluators.core.contract import RunKey
+from evaluators.core.realmodel import NAME as REAL
 from evaluators.core.store import Store
-from tests.conftest import run_cli
+from tests.conftest import REPO, run_cli
+
+PNG = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.mark.slow
 @pytest.mark.podman
 @pytest.mark.browser
-def test_demo_runs_every_evaluator_and_publishes_the_site(tmp_path):
+@pytest.mark.real
+def test_demo_runs_a_real_model_through_every_evaluator_and_publishes_every_kind_of_page(tmp_path):
     results, site = tmp_path / "results", tmp_path / "site"
     r = run_cli("demo", "--results", str(results), "--work", str(tmp_path / "work"), "--out", str(site),
-                timeout=1800)
+                "--cache", str(REPO / ".cache" / "real-model"), timeout=1800)
     assert r.returncode == 0, r.stderr[-3000:]
     store = Store(results)
-    finished = {row["evaluator"] for row in store.runs(status="finished")}
-    assert {"loglik", "chat", "modes"} <= finished
-    assert {row["evaluator"] for row in store.runs()} >= {"loglik", "chat", "modes", "agent"}
-    tiny = {row["evaluator"] for row in store.runs(model="tiny-llama")}
-    assert tiny == {"loglik", "chat", "modes", "agent"}  # one leaderboard row, whatever served the model
-    index = (site / "index.html").read_text()
-    assert "tiny-llama" in index
+    # The real model's rows: loglik (transformers on the float32 copy), chat and modes (llama.cpp on the GGUF).
+    real = {row["evaluator"] for row in store.runs(model=REAL, status="finished")}
+    assert real == {"loglik", "chat", "modes"}
+    chat = [a for run in store.runs(model=REAL, evaluator="chat") for a in store.attempts(run["run_id"])]
+    raw = [a["extra"]["raw"] for a in chat if a["status"] != "error"]
+    assert len(raw) == 30 and sum(bool(re.search(r"\b(the|is|of|a)\b", text, re.I)) for text in raw) >= 10
+    assert {a["status"] for a in chat} <= {"correct", "wrong", "unanswered", "truncated"}
+    assert any(a["prediction"] is not None for a in chat)  # real extraction of real answers
+    assert {row["evaluator"] for row in store.runs(model="tiny-llama")} == {"loglik", "agent"}
+    reference = store.runs(model="reference-solution")
+    assert len(reference) == 1 and reference[0]["extra"][RunKey.REFERENCE_RUN]
+
+    # Every kind of page: leaderboard, benchmarks, models, runs, gallery with screenshots, a diff page.
+    assert REAL in (site / "index.html").read_text()
+    assert {p.stem for p in (site / "benchmarks").glob("*.html")} >= {"base-bench", "base-evals", "banana-benchmark"}
+    gallery = (site / "gallery.html").read_text()
+    shots = re.findall(r'<img src="(media/[^"]+-(desktop|mobile)\.png)"', gallery)
+    assert {kind for _, kind in shots} == {"desktop", "mobile"}
+    assert all((site / src).read_bytes().startswith(PNG) for src, _ in shots)
+    assert "reference run" in gallery
+    diffs = sorted(p.name for p in (site / "diffs").glob("*--vs--*.html"))
+    assert len(diffs) == 1 and diffs[0].startswith(f"tiny-llama--vs--{REAL}")
+    assert "BananaMind Base Bench 1.1" in (site / "diffs" / diffs[0]).read_text()
+    # The stage times are printed, and where the site is.
+    assert "stage times" in r.stdout and "models: the tiny model and SmolLM2-135M-Instruct" in r.stdout
     assert str(site) in r.stdout
+
+
+def test_tiny_mode_fetches_nothing_and_uses_the_tiny_model_everywhere(tmp_path):
+    from evaluators import demo
+
+    ctx = demo.DemoContext(store=Store(tmp_path / "results"), work=tmp_path / "work", site=tmp_path / "site")
+    demo.prepare_models(ctx, tiny_only=True, cache=str(tmp_path / "never"))
+    assert ctx.main == ctx.tiny and ctx.main.name == demo.TINY_NAME and ctx.baselines == []
+    assert ctx.loglik_models() == [ctx.tiny] and not (tmp_path / "never").exists()
+    assert (ctx.tiny.gguf).read_bytes()[:4] == b"GGUF"

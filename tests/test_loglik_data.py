@@ -165,6 +165,44 @@ def test_sample_base_evals_verify_against_manifest():
     assert all(item.choices[0].startswith(" ") for s in splits for item in s.items)
 
 
+def _pinned_split(folder: Path, name: str, rows: int, revision: str | None = None) -> Path:
+    """A base-evals folder with one split named `name`, `rows` rows, its manifest naming the pinned source."""
+    repo, pinned, source_split = ds.BASE_EVALS_SOURCES[name]
+    records = [{"id": f"{name}-{i:05d}", "context": f"Question {i}:", "choices": [" a", " b", " c", " d"],
+                "label": i % 4} for i in range(rows)]
+    path = folder / "data" / f"{name}-00000-of-00001.parquet"
+    path.parent.mkdir(parents=True)
+    pq.write_table(pa.Table.from_pylist(records), path)
+    manifest = {"format": ds.MANIFEST_FORMAT, "splits": {name: {
+        "path": path.relative_to(folder).as_posix(), "sha256": build.sha256_file(path), "rows": rows,
+        "source": {"repo": repo, "revision": revision or pinned, "split": source_split}}}}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    return folder
+
+
+def test_base_evals_official_needs_the_pinned_source_and_the_full_split(tmp_path):
+    """Official is what the base-evals source defines (pinned revisions, 500-row splits), not any manifest
+    that agrees with its own files."""
+    for split in ds.load_base_evals(SAMPLES / "base-evals"):
+        assert split.official_reasons() == [f"{len(split.items)} rows, not the {ds.OFFICIAL_SPLIT_ROWS} of the "
+                                            f"official {split.name} split"]
+    full = ds.load_base_evals(_pinned_split(tmp_path / "full", "tiny_hellaswag", 500))[0]
+    assert full.official_reasons() == [] and full.official_reasons(limit=10) == ["--limit 10"]
+    moved = ds.load_base_evals(_pinned_split(tmp_path / "moved", "tiny_hellaswag", 500, revision="main"))[0]
+    assert moved.official_reasons() == ["source Rowan/hellaswag@main, not the pinned "
+                                        "Rowan/hellaswag@218ec52e09a7e7462a5400043bb9a69a41d06b76"]
+    folder = tmp_path / "custom"
+    _pinned_split(folder, "tiny_logicmark", 500)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["splits"] = {"tiny_custom": {k: v for k, v in manifest["splits"]["tiny_logicmark"].items()
+                                          if k != "source"}}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    custom = ds.load_base_evals(folder)[0]
+    assert custom.official_reasons() == ["tiny_custom is not one of the seven base-evals splits"]
+    proc = run_cli("loglik", "validate", "--bench", "base-evals", "--data", str(SAMPLES / "base-evals"))
+    assert proc.returncode == 0 and "non-official: 5 rows, not the 500 of the official tiny_arithmark_2_0" in proc.stdout
+
+
 def test_manifest_mismatches_are_bad_input(tmp_path):
     folder = tmp_path / "evals"
     shutil.copytree(SAMPLES / "base-evals", folder)
@@ -255,6 +293,18 @@ def test_build_is_deterministic_and_applies_source_rules(tmp_path):
         assert all(not i.context[-1].isspace() for i in split.items)
         assert all(c.startswith(" ") and not c.startswith("  ") for i in split.items for c in i.choices
                    if split.name != "tiny_pythonio")
+
+
+def test_build_reads_sources_inside_a_path_that_contains_a_cache_folder(tmp_path):
+    """Only `.cache` folders inside a source repo are skipped, not one above the checkout (e.g. ~/.cache/...)."""
+    sources = tmp_path / ".cache" / "checkout" / "sources"
+    shutil.copytree(SAMPLES / "base-evals-sources", sources)
+    (sources / "Rowan" / "hellaswag" / ".cache").mkdir()
+    (sources / "Rowan" / "hellaswag" / ".cache" / "validation-stale.jsonl").write_text('{"not": "a row"}\n')
+    built = build.build_base_evals(sources, tmp_path / "out")
+    committed = json.loads((SAMPLES / "base-evals" / "manifest.json").read_text())
+    assert {k: v["sha256"] for k, v in built["splits"].items()} == {
+        k: v["sha256"] for k, v in committed["splits"].items()}
 
 
 def test_build_refuses_non_empty_output_and_missing_sources(tmp_path):

@@ -194,7 +194,8 @@ def test_base_evals_rejects_ambiguous_and_overlength(tiny_model, tmp_path, hf):
     assert proc.returncode == 0, proc.stderr
     rep = load_report(out / "tiny_custom")
     split = rep["splits"]["tiny_custom"]
-    assert (split["n"], split["rejected"]) == (2, 2) and rep["official"] is True
+    assert (split["n"], split["rejected"]) == (2, 2) and rep["official"] is False
+    assert rep["official_reasons"] == ["tiny_custom is not one of the seven base-evals splits"]
     reasons = {r["id"]: r["reason"] for r in rep["rejected"]}
     assert "ambiguous token boundary" in reasons["glued"] and "longer than the model's context" in reasons["long"]
     scored = [i for i in rep["items"] if i["status"] == "ok"]
@@ -210,7 +211,7 @@ def test_base_evals_rejects_ambiguous_and_overlength(tiny_model, tmp_path, hf):
     assert load_report(out)["splits"]["tiny_custom"]["acc_norm"] == split["acc_norm"]
     store = Store(results)
     run = store.runs()[0]
-    assert (run["benchmark"], run["split"], run["official"]) == ("base-evals", "tiny_custom", True)
+    assert (run["benchmark"], run["split"], run["official"]) == ("base-evals", "tiny_custom", False)
     statuses = dict(store.query("SELECT item_id, status FROM attempts").rows)
     assert statuses == {"ok-1": "ok", "ok-2": "ok", "glued": "rejected", "long": "rejected"}
     scores = {(s["scope"], s["key"], s["metric"]): s["value"] for s in store.scores(run["run_id"])}
@@ -251,7 +252,8 @@ def test_hub_data_gated_base_bench_and_public_base_evals(tiny_model, tmp_path):
         combined = load_report(tmp_path / "ev")
         assert set(combined["splits"]) == {"tiny_pythonio", "tiny_openbookqa"} and combined["official"] is False
         split = load_report(tmp_path / "ev" / "tiny_pythonio")
-        assert split["official_reasons"] == ["--limit 2", "--add-bos (the protocol adds no BOS)"]
+        assert split["official_reasons"] == ["3 rows, not the 500 of the official tiny_pythonio split", "--limit 2",
+                                             "--add-bos (the protocol adds no BOS)"]
         assert split["dataset"]["source"].startswith("someone/base-evals@") and len(split["items"]) == 2
         assert all(line["official"] is False for line in map(
             json.loads, (tmp_path / "ev" / "tiny_pythonio" / "partial_results.jsonl").read_text().splitlines()))

@@ -196,6 +196,33 @@ def test_bad_task_line_exit_2_nothing_written(walkthrough, tmp_path):
     assert list(tmp_path.iterdir()) == [bad]
 
 
+@pytest.mark.parametrize("line, change, needle", [
+    (1, {"target": "eighteen"}, "invalid countdown reference: answer.target must contain integers"),
+    (2, {"verifier": "countdown"}, "answer.verifier 'countdown' does not match domain 'graph_coloring'"),
+])
+def test_custom_references_are_checked_before_any_generation(walkthrough, tmp_path, line, change, needle):
+    """A reference modebench would reject is found before the model is asked: the user's file and line,
+    modebench's reason, and what each domain's reference needs."""
+    lines = walkthrough["tasks"].read_text().splitlines()  # countdown, graph_coloring, python_factors, ...
+    record = json.loads(lines[line - 1])
+    record["answer"] = {**record["answer"], **change}
+    lines[line - 1] = json.dumps(record)
+    bad = tmp_path / "tasks.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    results = tmp_path / "results"
+    proc = run_cli("modes", "run", "--input", str(bad), "--base-url", "http://127.0.0.1:9", "--name", "x",
+                   "--results", str(results))
+    assert proc.returncode == 2, proc.stderr
+    first = proc.stderr.splitlines()[0]
+    assert first.startswith(f"bananabench: error: {bad}:{line}: answer: ") and needle in first, proc.stderr
+    for domain, verifier in (("countdown", '"countdown"'), ("graph_coloring", '"graph_coloring"'),
+                             ("mathir", '"mathir_algebra"'), ("pantry_plan", '"pantry_plan"'),
+                             ("python_factors", '"python_factor_function"')):
+        assert domain in proc.stderr and verifier in proc.stderr
+    assert "modebench walkthrough" in proc.stderr
+    assert "cannot reach" not in proc.stderr and not results.exists()
+
+
 @pytest.mark.slow
 def test_run_tiny_model_on_llamacpp(walkthrough, tiny_model, results, tmp_path):
     """The real thing end to end: llama.cpp serves the tiny model, modebench grades, the store keeps it all."""

@@ -277,6 +277,58 @@ def test_theme_toggle_persists_and_dark_mode_renders(session, published_site, sh
     assert page.get_attribute("html", "data-theme") == "dark"
 
 
+def _below_header(page, selector: str) -> float:
+    """How far below the sticky page header the element's top is (negative: hidden under it)."""
+    return page.evaluate("""(sel) => document.querySelector(sel).getBoundingClientRect().top
+        - document.querySelector('header.top').getBoundingClientRect().bottom""", selector)
+
+
+def test_no_empty_bands_and_anchors_land_below_the_header(session, published_site):
+    """A card's first heading sits at its padding, and whatever an anchor opens (a diff section, a run
+    page heading, an item) lands just below the sticky header: neither hidden under it nor far below."""
+    page, _ = session
+    diff = next(p for p in sorted((published_site / "diffs").glob("*--vs--*.html")))
+    page.goto(url(published_site, f"diffs/{diff.name}"))
+    gaps = page.evaluate("""() => Array.from(document.querySelectorAll('.card > h2:first-child, .card > h3:first-child'))
+        .map(h => h.getBoundingClientRect().top - h.parentElement.getBoundingClientRect().top)""")
+    assert gaps and max(gaps) <= 24, gaps
+    page.goto(url(published_site, f"diffs/{diff.name}#b-3"))
+    assert 0 <= _below_header(page, "#b-3") <= 24
+    run = next(p for p in sorted((published_site / "runs").glob("alpha-7b_arc_*.html")))
+    page.goto(url(published_site, f"runs/{run.name}#outcomes"))
+    assert 0 <= _below_header(page, "#outcomes") <= 24
+    page.goto(url(published_site, f"runs/{run.name}#item=arc-002"))
+    page.wait_for_selector("#item-target")
+    page.wait_for_function("""() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))""")
+    assert 0 <= _below_header(page, "#item-target") <= 80  # the table's column headings fit above it
+
+
+def test_wide_windows_show_every_leaderboard_column(browser, tmp_path):
+    """The leaderboard uses the window's width: in a wide window no column hides behind a scroll bar."""
+    from tests.conftest import run_cli
+    from tests.helpers.publish_fixture import base_evals
+
+    store = Store(tmp_path / "results")
+    for i in range(15):
+        for seed, model in enumerate(("model-a", "model-b")):
+            base_evals(store, model, f"tiny_split_{i:02d}", seed=seed)
+    site = tmp_path / "site"
+    assert run_cli("publish", "--results", str(store.root), "--out", str(site)).returncode == 0
+    page = browser.new_page(viewport={"width": 2560, "height": 1000})
+    try:
+        page.goto(url(site, "index.html"))
+        sizes = page.evaluate("""() => { const wrap = document.querySelector('.board-wrap');
+            const table = document.querySelector('#leaderboard'); const r = {client: wrap.clientWidth,
+            scroll: wrap.scrollWidth, page: document.documentElement.scrollWidth};
+            table.style.width = 'max-content'; r.natural = table.getBoundingClientRect().width; return r; }""")
+        assert 1900 < sizes["natural"] < 2400, sizes  # wider than a fixed-width column of text, narrower than the window
+        assert sizes["scroll"] <= sizes["client"] + 1 and sizes["page"] <= 2560, sizes
+        page.set_viewport_size({"width": 1200, "height": 900})  # a narrow window scrolls the table, not the page
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 1200
+    finally:
+        page.close()
+
+
 def test_published_app_files_run_no_script_and_send_nothing(browser, published_site):
     """Every file published from an agent's workspace, opened directly over HTTP and file://: no model script
     runs outside the app's sandboxed frame (no dialog, the page title stays), and no request leaves the site."""

@@ -145,6 +145,21 @@ def test_elo_diff_refits_on_paired_items(q, publish_store):
     assert {r.key for r in bench.rows if r.scope == "category"} <= set(q.benchmark_view("base-bench").tables[0].keys)
 
 
+def test_no_diff_page_for_a_pair_without_a_benchmark_in_common(tmp_path):
+    from tests.conftest import run_cli
+    from tests.helpers.publish_fixture import base_evals, chat
+
+    store = Store(tmp_path / "results")
+    chat(store, "chat-only", "arc", seed=1)
+    base_evals(store, "loglik-only", "tiny_hellaswag", seed=2)
+    with Queries.open(store) as queries, pytest.raises(BadInput, match="no benchmark in common"):
+        diff_models(queries, "chat-only", "loglik-only")
+    proc = run_cli("publish", "--results", str(store.root), "--out", str(tmp_path / "site"), "--baseline", "loglik-only")
+    assert proc.returncode == 0, proc.stderr
+    assert "no benchmark in common" in proc.stderr
+    assert not (tmp_path / "site" / "diffs").exists() or not list((tmp_path / "site" / "diffs").glob("*--vs--*"))
+
+
 def test_diff_against_older_run_and_bad_baselines(q, publish_store):
     _, ids = publish_store
     d = diff_models(q, "alpha-7b", ids["old_alpha_base_bench"])

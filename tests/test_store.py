@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import duckdb
 import pyarrow.parquet as pq
@@ -198,6 +199,15 @@ def test_two_writer_processes_both_complete(tmp_path):
 
 
 
+def _blocked_on_flock(pid: int) -> bool:
+    """Whether process `pid` is waiting for an flock (a `->` waiter line in /proc/locks)."""
+    for line in Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        if len(fields) > 5 and fields[1] == "->" and fields[2] == "FLOCK" and fields[5] == str(pid):
+            return True
+    return False
+
+
 def test_opening_waits_while_another_process_is_creating_the_file(tmp_path):
     """DuckDB creates the file before writing its header; nobody may open it half-created."""
     import fcntl
@@ -210,8 +220,12 @@ def test_opening_waits_while_another_process_is_creating_the_file(tmp_path):
     code = "import sys; from evaluators.core.store import Store; print(Store(sys.argv[1]).schema_version())"
     proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], env=cli_env(), cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
-    assert proc.poll() is None, proc.communicate()  # it waits instead of failing on the empty file
+    # It waits for the creator (blocked on the guard's flock, as /proc/locks shows) instead of failing.
+    deadline = time.monotonic() + 120
+    while not _blocked_on_flock(proc.pid):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the opener never waited on the creation guard"
+        time.sleep(0.02)
     path.unlink()
     duckdb.connect(str(path)).close()  # the creation finishes
     fcntl.flock(guard, fcntl.LOCK_UN)

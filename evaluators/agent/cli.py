@@ -13,12 +13,13 @@ from evaluators.core import cliargs
 from evaluators.core.contract import Metric, RunStatus
 from evaluators.core.errors import BadInput
 
-EPILOG = ("Tasks live in tasks/agent/<category>/<name>/ (override with --tasks-dir or $BANANABENCH_AGENT_TASKS). "
+EPILOG = ("Tasks live in the project's tasks/agent/<category>/<name>/, whatever the working directory (override "
+          "with --tasks-dir or $BANANABENCH_AGENT_TASKS). "
           "Selectors --only/--exclude (task ids), --category and --tag take globs and repeat.")
 
 
 def _add_selection(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--tasks-dir", metavar="DIR", default=None, help="tasks root (default tasks/agent)")
+    p.add_argument("--tasks-dir", metavar="DIR", default=None, help="tasks root (default: the project's tasks/agent)")
     p.add_argument("--only", action="append", default=[], metavar="GLOB", help="task ids to include")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="task ids to leave out")
     p.add_argument("--category", dest="categories", action="append", default=[], metavar="GLOB",
@@ -74,6 +75,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pids", type=cliargs.positive_int, default=512, help="process limit per container")
     p.add_argument("--cpus", type=float, default=2.0, help="CPU limit per container")
     p.set_defaults(func=cmd_run)
+
+    p = verbs.add_parser("reference", help="a reference run: Pi applies each task's own solution (no model)",
+                         description="Replay each selected task's reference solution (solution/) through Pi with a "
+                                     "scripted stand-in for the model, in the real sandbox (diff, hidden "
+                                     "verification, screenshots), and store it as a reference run: the site marks "
+                                     "it as such on every page, never as a model's work. Graders see each "
+                                     "frontend task's reference next to the models' attempts.", epilog=EPILOG)
+    cliargs.add_results(p)
+    _add_selection(p)
+    p.add_argument("--name", default=None, help="the reference run's row name (default reference-solution)")
+    p.add_argument("--rerun", action="store_true", help="start a new run instead of resuming")
+    p.set_defaults(func=cmd_reference)
 
     p = verbs.add_parser("grade", help="record a 0-5 human grade for a manual task",
                          description="Record a human grade (0-5) for an attempt of a manual (frontend) task.")
@@ -153,13 +166,26 @@ def cmd_run(args) -> int:
     summary = run_agent_benchmark(cliargs.options(AgentRunOptions, args))
     if summary.get("dry_run"):
         return 0
+    _print_summary(summary)
+    return 0
+
+
+def cmd_reference(args) -> int:
+    from evaluators.agent import replay
+
+    _print_summary(replay.run_reference(
+        args.results, tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.category,
+        tags=args.tag, rerun=args.rerun, name=args.name or replay.NAME))
+    return 0
+
+
+def _print_summary(summary: dict) -> None:
     print(f"run {summary['run_id']}: artifacts in {summary['dir']}")
     for row in summary["scores"]:
         if row["scope"] == "overall" and row["metric"] in (Metric.SCORE, Metric.PASS_RATE, Metric.MANUAL_GRADE) or \
                 row["metric"].startswith("n_") and row["value"]:
             print(f"  {row['metric']:14s} {row['value']:.3f}" if row["metric"][:2] != "n_" else
                   f"  {row['metric']:14s} {int(row['value'])}")
-    return 0
 
 
 def cmd_grade(args) -> int:

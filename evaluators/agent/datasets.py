@@ -24,12 +24,17 @@ from evaluators.agent.verifyspec import VerifySpec
 from evaluators.core.errors import BadInput, located
 
 ENV_TASKS = "BANANABENCH_AGENT_TASKS"
-DEFAULT_TASKS_DIR = Path("tasks/agent")
+DEFAULT_TASKS_DIR = Path(__file__).resolve().parents[2] / "tasks" / "agent"  # the project's own tasks
 TASK_FILE = "task.toml"
 # Files and folders that never belong to a task's identity (editor and build droppings).
 _IGNORED = {"__pycache__", ".pytest_cache", ".mypy_cache", ".DS_Store", "node_modules", "target"}
 _TOP_KEYS = {"title", "category", "tags", "grade", "verify", "agent", "repo", "screenshot", "network",
-             "description"}
+             "description", "provenance"}
+# Where an imported task's code came from: the project, the fix commit and the licence it is under.
+_PROVENANCE_KEYS = {"repository", "commit", "parent", "license", "license_files", "issue", "pull_request",
+                    "commit_message", "prepare"}
+_PROVENANCE_LISTS = {"license_files", "prepare"}
+_PROVENANCE_REQUIRED = ("repository", "commit", "license")
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,7 @@ class Task:
     agent: dict[str, Any] = field(default_factory=dict)
     repo: RepoSpec | None = None
     screenshot: ScreenshotSpec | None = None
+    provenance: dict[str, Any] = field(default_factory=dict)
     hash: str = ""
 
     @property
@@ -93,7 +99,7 @@ class Task:
 
 
 def tasks_root(explicit: str | os.PathLike | None = None) -> Path:
-    """`--tasks-dir`, else `$BANANABENCH_AGENT_TASKS`, else `./tasks/agent`."""
+    """`--tasks-dir`, else `$BANANABENCH_AGENT_TASKS`, else the project's `tasks/agent` (from any working directory)."""
     return Path(explicit or os.environ.get(ENV_TASKS) or DEFAULT_TASKS_DIR)
 
 
@@ -183,6 +189,7 @@ def load_task(task_dir: str | os.PathLike, root: str | os.PathLike) -> Task:
     agent = limits_mod.coerce(agent, f"{toml_path}:{line}: agent" if line else f"{toml_path}: agent")
     repo = _repo(data.get("repo"), err)
     screenshot = _screenshot(data.get("screenshot"), err)
+    provenance = _provenance(data.get("provenance"), err)
 
     prompt_path = task_dir / "prompt.md"
     if not prompt_path.is_file() or not prompt_path.read_text(encoding="utf-8").strip():
@@ -195,8 +202,8 @@ def load_task(task_dir: str | os.PathLike, root: str | os.PathLike) -> Task:
             raise BadInput(f"{path}: must be a folder")
     return Task(
         id=task_id, category=dir_category, name=name, dir=task_dir, title=title.strip(), tags=tuple(tags),
-        prompt=prompt_path.read_text(encoding="utf-8"), verify=verify, grade=grade, agent=agent, repo=repo, screenshot=screenshot,
-        hash=content_hash(task_dir),
+        prompt=prompt_path.read_text(encoding="utf-8"), verify=verify, grade=grade, agent=agent, repo=repo,
+        screenshot=screenshot, provenance=provenance, hash=content_hash(task_dir),
     )
 
 
@@ -222,6 +229,26 @@ def _repo(section: Any, err) -> RepoSpec | None:
             raise err(f"repo.{key}", "must be a relative path inside the task")
     return RepoSpec(url=section["url"], rev=section["rev"], subdir=section.get("subdir"),
                     patch=section.get("patch"), prepare=tuple(prepare))
+
+
+def _provenance(section: Any, err) -> dict[str, Any]:
+    if section is None:
+        return {}
+    if not isinstance(section, dict):
+        raise err("provenance", "must be a table (repository, commit, license, ...)")
+    unknown = set(section) - _PROVENANCE_KEYS
+    if unknown:
+        raise err(f"provenance.{sorted(unknown)[0]}", f"unknown field (known: {', '.join(sorted(_PROVENANCE_KEYS))})")
+    for key in _PROVENANCE_REQUIRED:
+        if not isinstance(section.get(key), str) or not section[key].strip():
+            raise err(f"provenance.{key}", "required, a non-empty string")
+    for key, value in section.items():
+        if key in _PROVENANCE_LISTS:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise err(f"provenance.{key}", "must be a list of strings")
+        elif not isinstance(value, str):
+            raise err(f"provenance.{key}", "must be a string")
+    return dict(section)
 
 
 def _screenshot(section: Any, err) -> ScreenshotSpec | None:

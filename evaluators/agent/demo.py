@@ -1,7 +1,9 @@
-"""Demo step: Pi in the podman sandbox on the smoke tasks, driven by the tiny model in llama.cpp.
+"""Demo step: Pi in the podman sandbox, twice.
 
-The tiny model writes noise, so its attempts fail; the step shows the whole path working offline
-(server discovery, image, proxy, bridge, Pi, diff, verification, rows in the store).
+1. The tiny model in llama.cpp on the smoke tasks: its attempts fail (it writes noise), but the whole
+   path runs offline (server discovery, image, proxy, bridge, Pi, diff, verification, rows).
+2. A reference run of one frontend task: Pi applies the task's own solution, replayed by a script (no
+   model), so the gallery has desktop and mobile screenshots; the site marks it as a reference run.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from pathlib import Path
 
 from evaluators.agent import datasets
 
-TITLE = "agent: Pi on the smoke tasks in the podman sandbox (tiny model in llama.cpp)"
+TITLE = "agent: Pi in the podman sandbox (tiny model on the smoke tasks; a frontend task's reference run)"
 FALLBACK_TASKS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "agent_tasks"
 
 
@@ -20,19 +22,31 @@ def _tasks_dir() -> Path:
     return corpus if (corpus / "smoke").is_dir() else FALLBACK_TASKS
 
 
+def _frontend_task(root: Path) -> str:
+    """A quick frontend task of the corpus (the first such one), for the gallery."""
+    tasks = datasets.select(datasets.load_tasks(root), categories=["frontend"], tags=["quick"]) or \
+        datasets.select(datasets.load_tasks(root), categories=["frontend"])
+    return next(t.id for t in tasks if t.screenshot is not None)
+
+
 def run(ctx) -> None:
     """`ctx`: the demo's `evaluators.demo.DemoContext`."""
+    from evaluators.agent import replay
     from evaluators.agent.run import AgentRunOptions, run_agent_benchmark
     from evaluators.core.backends.discovery import ServerOptions
     from evaluators.core.llamacpp import LlamaServer
 
-    assert ctx.tiny_gguf is not None
-    with LlamaServer(ctx.tiny_gguf, n_ctx=32768, alias=ctx.model_name, threads=1) as server:
+    model, root = ctx.tiny, _tasks_dir()
+    # the size limit mounts loop devices (root); a rootless demo runs without it
+    sized = {"workspace_mb": None if os.geteuid() == 0 else 0}
+    with LlamaServer(model.gguf, n_ctx=32768, alias=model.name, threads=model.threads) as server:
         summary = run_agent_benchmark(AgentRunOptions(
-            name=ctx.model_name, server=ServerOptions(base_url=server.base_url), results=str(ctx.store.root),
-            tasks_dir=str(_tasks_dir()), categories=["smoke"], max_tokens=64, timeout_s=180, idle_s=90, parallel=1,
-            # the size limit mounts loop devices (root); a rootless demo runs without it
-            workspace_mb=None if os.geteuid() == 0 else 0))
+            name=model.name, server=ServerOptions(base_url=server.base_url), results=str(ctx.store.root),
+            tasks_dir=str(root), categories=["smoke"], max_tokens=64, timeout_s=180, idle_s=90, parallel=1, **sized))
     overall = {s["metric"]: s["value"] for s in summary["scores"] if s["scope"] == "overall"}
     ctx.notes.append(f"agent: run {summary['run_id']}: score {overall.get('score', 0):.2f} on the smoke tasks "
                      f"({int(overall.get('n_failed', 0))} failed, as expected from a random tiny model)")
+    task = _frontend_task(root)
+    reference = replay.run_reference(ctx.store.root, tasks_dir=str(root), only=[task], **sized)
+    ctx.notes.append(f"agent: reference run {reference['run_id']} of {task} (the task's own solution, replayed: "
+                     "its screenshots are in the gallery, marked as a reference run)")

@@ -1,23 +1,29 @@
 """Real issues as tasks: `agent import-pr` builds an issue/bugfix or issue/feature task from a merged fix,
 `agent scan-fixes` finds candidate fixes in a clone.
 
-A task made from a fix pins the repository at the fix's parent in `[repo]`, takes the issue text as its
-prompt, the test files of the fix (as they are after the fix) as hidden tests in `verify/`, and the rest of
-the change as `solution/solution.patch`. The code comes from the GitHub API, or from a local clone with
-`--commit SHA --git DIR`, which needs the API only for the issue text.
+A task made from a fix starts at the fix's parent, takes the test files of the fix (as they are after the fix)
+as hidden tests in `verify/` and the rest of the change as `solution/solution.patch`; `[provenance]` records
+where it came from and under which licence. From a local clone (`--commit SHA --git DIR`) the parent's files
+are copied into `workspace/`, so the task stands alone, and with `--prompt FILE` no network is used at all.
+Through the GitHub API the task pins the repository at the parent in `[repo]` instead and is cloned on first use.
 """
 
 from __future__ import annotations
 
+import fnmatch
+import io
 import json
 import os
 import re
 import subprocess
+import tarfile
 import urllib.parse
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from evaluators.agent import licences
 from evaluators.core import atomic
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.http import TRANSIENT_ERRORS, HttpClient, HttpError, RetryPolicy, describe_error
@@ -97,9 +103,12 @@ class Fix:
     parent: str
     commit: str
     diff: str  # unified diff parent..commit (git format)
+    message: str = ""  # the commit message (kept so that a prompt can be checked against it)
+    licence: str | None = None  # SPDX expression read from the licence files at the fix
+    licence_files: list[str] = field(default_factory=list)
     tests: dict[str, bytes] = field(default_factory=dict)  # test file -> content after the fix
     deleted_tests: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # binary changes left out of the solution
+    skipped: dict[str, str] = field(default_factory=dict)  # path -> why its change is not in the solution
 
 
 def split_diff(diff: str) -> list[tuple[str, str, str]]:
@@ -131,24 +140,41 @@ def _git(git_dir: Path, *args: str) -> bytes:
     return proc.stdout
 
 
-def local_fix(git_dir: Path, commit: str, repo_url: str | None) -> tuple[Fix, str]:
-    """The fix of `commit` in a local clone, and the commit message."""
+def local_fix(git_dir: Path, commit: str, repo_url: str) -> Fix:
+    """The fix of `commit` in a local clone (a merge commit is taken against its first parent)."""
     if not (git_dir / ".git").exists() and not (git_dir / "HEAD").exists():
         raise BadInput(f"{git_dir}: not a git repository")
     commit = _git(git_dir, "rev-parse", "--verify", f"{commit}^{{commit}}").decode().strip()
-    parent = _git(git_dir, "rev-parse", f"{commit}^").decode().strip()
-    diff = _git(git_dir, "diff", "--no-color", "--no-ext-diff", parent, commit).decode("utf-8", errors="replace")
+    parent = _git(git_dir, "rev-parse", "--verify", f"{commit}^").decode().strip()
+    diff = _git(git_dir, "diff", "--no-color", "--no-ext-diff", "--no-renames", parent, commit).decode(
+        "utf-8", errors="replace")
     message = _git(git_dir, "log", "-1", "--format=%B", commit).decode("utf-8", errors="replace")
-    if repo_url is None:
-        try:
-            repo_url = _git(git_dir, "remote", "get-url", "origin").decode().strip()
-        except BadInput:
-            repo_url = git_dir.resolve().as_uri()
-    fix = Fix(repo_url=repo_url, parent=parent, commit=commit, diff=diff)
+    names = _git(git_dir, "ls-tree", "--name-only", commit).decode().splitlines()
+    licence, files = licences.licence_of(names, lambda name: _git(git_dir, "show", f"{commit}:{name}"))
+    fix = Fix(repo_url=repo_url, parent=parent, commit=commit, diff=diff, message=message, licence=licence,
+              licence_files=files)
     for path, status, _ in split_diff(diff):
         if is_test_path(path) and status != "D":
             fix.tests[path] = _git(git_dir, "show", f"{commit}:{path}")
-    return fix, message
+    return fix
+
+
+def snapshot(git_dir: Path, rev: str, dest: Path, exclude: Sequence[str]) -> None:
+    """Write the files of `rev` into `dest` (no .git), leaving out paths matching an `exclude` glob (a glob
+    that matches a folder leaves out all of it) but never a top-level licence file."""
+    archive = _git(git_dir, "archive", "--format=tar", rev)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        for member in tar.getmembers():
+            if member.name == "pax_global_header" or not (member.isfile() or member.issym() or member.isdir()):
+                continue
+            if excluded(member.name, exclude):
+                continue
+            tar.extract(member, dest, set_attrs=False, filter="data" if hasattr(tarfile, "data_filter") else None)
+            if member.isfile():
+                os.chmod(dest / member.name, 0o755 if member.mode & 0o111 else 0o644)
+    dangling = next((m for m in dest.rglob("*") if m.is_symlink() and not m.exists()), None)
+    if dangling is not None:
+        raise BadInput(f"{dangling.relative_to(dest)} points to {os.readlink(dangling)}, which --exclude left out")
 
 
 def api_fix(gh: GitHub, repo: str, pr: dict, repo_url: str | None) -> Fix:
@@ -158,15 +184,36 @@ def api_fix(gh: GitHub, repo: str, pr: dict, repo_url: str | None) -> Fix:
         raise BadInput(f"{repo}#{pr.get('number')} is not merged; only merged fixes can become tasks")
     parent = gh.json(f"/repos/{repo}/commits/{merge}")["parents"][0]["sha"]
     diff = gh.diff(f"/repos/{repo}/compare/{parent}...{merge}")
-    fix = Fix(repo_url=repo_url or f"https://github.com/{repo}.git", parent=parent, commit=merge, diff=diff)
+    root = gh.json(f"/repos/{repo}/contents/?ref={urllib.parse.quote(merge)}")
+    names = [entry["name"] for entry in root if entry.get("type") == "file"]
+    licence, files = licences.licence_of(names, lambda name: gh.file_at(repo, name, merge))
+    fix = Fix(repo_url=repo_url or f"https://github.com/{repo}.git", parent=parent, commit=merge, diff=diff,
+              message=f"{pr.get('title') or ''}\n\n{pr.get('body') or ''}", licence=licence, licence_files=files)
     for path, status, _ in split_diff(diff):
         if is_test_path(path) and status != "D":
             fix.tests[path] = gh.file_at(repo, path, merge)
     return fix
 
 
-def solution_patch(fix: Fix) -> str:
-    """The non-test part of the diff; binary changes cannot be applied with `patch` and are left out."""
+def prepare(folder: Path, commands: list[str]) -> None:
+    """Run host-side preparation (e.g. `go mod vendor`) once on the start files, as a pinned checkout would."""
+    for command in commands:
+        proc = subprocess.run(command, shell=True, cwd=folder, capture_output=True, text=True, timeout=3600)
+        if proc.returncode != 0:
+            raise EvaluationFailure(f"prepare command {command!r} failed: {proc.stderr.strip()[-600:]}")
+
+
+def excluded(path: str, globs: Sequence[str]) -> bool:
+    """Whether a glob matches the path or one of its folders; top-level licence files are never left out."""
+    if licences.is_licence_file(path):
+        return False
+    parts = PurePosixPath(path).parts
+    return any(fnmatch.fnmatchcase("/".join(parts[:i]), g) for i in range(1, len(parts) + 1) for g in globs)
+
+
+def solution_patch(fix: Fix, exclude: Sequence[str] = ()) -> str:
+    """The non-test part of the diff. Binary changes cannot be applied with `patch`, and changes to files left
+    out of the workspace have nothing to apply to: both are left out."""
     parts = []
     for path, status, chunk in split_diff(fix.diff):
         if is_test_path(path):
@@ -174,7 +221,10 @@ def solution_patch(fix: Fix) -> str:
                 fix.deleted_tests.append(path)
             continue
         if re.search(r"(?m)^(GIT binary patch|Binary files )", chunk):
-            fix.skipped.append(path)
+            fix.skipped[path] = "a binary change"
+            continue
+        if excluded(path, exclude):
+            fix.skipped[path] = "left out of the workspace by --exclude"
             continue
         parts.append(chunk if chunk.endswith("\n") else chunk + "\n")
     return "".join(parts)
@@ -189,6 +239,26 @@ def toml_str(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*[-*#>]|\s*\d+[.)]\s)")
+_WORD = re.compile(r"[\w']+")
+
+
+def sentences(text: str) -> list[str]:
+    """A text's sentences as normalised word sequences (lower case, no punctuation or markup)."""
+    found = []
+    for part in _SENTENCE_END.split(text):
+        words = _WORD.findall(part.lower())
+        if words:
+            found.append(" ".join(words))
+    return found
+
+
+def shared_sentences(prompt: str, message: str, *, min_words: int = 3) -> list[str]:
+    """The sentences of a commit message (of at least `min_words` words) that a prompt repeats word for word."""
+    body = " " + " ".join(_WORD.findall(prompt.lower())) + " "
+    return [s for s in sentences(message) if len(s.split()) >= min_words and f" {s} " in body]
+
+
 @dataclass
 class TaskSpec:
     title: str
@@ -197,28 +267,67 @@ class TaskSpec:
     language: str
     runner: str  # one of verifyspec.RUNNERS; the expected tests are filled in by `agent validate --write-tests`
     description: str
+    repository: str  # the project's public home, for provenance
+    targets: list[str] = field(default_factory=list)  # what the runner runs (default: derived from verify/)
+    args: list[str] = field(default_factory=list)  # extra arguments for the test framework
+    pythonpath: list[str] = field(default_factory=list)  # unittest, pytest: folders put on sys.path after the workspace (src layout)
+    issue_url: str | None = None
+    pull_request_url: str | None = None
     prepare: list[str] = field(default_factory=list)
 
 
-def write_task(dest: Path, spec: TaskSpec, fix: Fix, *, force: bool = False) -> Path:
-    """Create the task folder atomically: everything is written beside it, then renamed into place."""
+def _toml_list(values: list[str]) -> str:
+    return f"[{', '.join(toml_str(v) for v in values)}]"
+
+
+def task_toml(spec: TaskSpec, fix: Fix, *, pinned: bool) -> str:
+    lines = [f"title = {toml_str(spec.title)}", f"category = {toml_str('issue/' + spec.kind)}",
+             f"tags = {_toml_list([spec.language, spec.kind, 'large', 'real-issue'])}",
+             f"description = {toml_str(spec.description)}", "", "[verify]", f"runner = {toml_str(spec.runner)}"]
+    if spec.targets:
+        lines.append(f"targets = {_toml_list(spec.targets)}")
+    if spec.args:
+        lines.append(f"args = {_toml_list(spec.args)}")
+    if spec.pythonpath:
+        lines.append(f"pythonpath = {_toml_list(spec.pythonpath)}")
+    lines += ["tests = []", "timeout_s = 300"]
+    if pinned:
+        lines += ["", "[repo]", f"url = {toml_str(fix.repo_url)}", f"rev = {toml_str(fix.parent)}"]
+        if spec.prepare:
+            lines.append(f"prepare = {_toml_list(spec.prepare)}")
+    lines += ["", "[provenance]", f"repository = {toml_str(spec.repository)}", f"commit = {toml_str(fix.commit)}",
+              f"parent = {toml_str(fix.parent)}", f"license = {toml_str(fix.licence or 'unknown')}",
+              f"license_files = {_toml_list(fix.licence_files)}"]
+    if spec.prepare and not pinned:  # already run on the copied start files: say how they differ from the parent
+        lines.append(f"prepare = {_toml_list(spec.prepare)}")
+    if spec.issue_url:
+        lines.append(f"issue = {toml_str(spec.issue_url)}")
+    if spec.pull_request_url:
+        lines.append(f"pull_request = {toml_str(spec.pull_request_url)}")
+    lines.append(f"commit_message = {toml_str(fix.message.strip())}")
+    return "\n".join(lines) + "\n"
+
+
+def write_task(dest: Path, spec: TaskSpec, fix: Fix, *, workspace: Callable[[Path], object] | None = None,
+               exclude: Sequence[str] = (), force: bool = False) -> Path:
+    """Create the task folder atomically: everything is written beside it, then renamed into place.
+
+    `workspace` writes the start files (without the `exclude` paths) into the folder it is given; without it
+    the task pins `[repo]`.
+    """
     if dest.exists() and not force:
         raise BadInput(f"{dest}: already exists (use --force to replace it)")
-    patch = solution_patch(fix)
+    patch = solution_patch(fix, exclude)
     if not fix.tests:
         raise BadInput("the fix changes no test files, so there would be no hidden test; pick another fix")
     if not patch.strip():
         raise BadInput("the fix changes only tests, so there is no source change to use as the solution")
     with atomic.staged_directory(dest) as tmp:
-        lines = [f"title = {toml_str(spec.title)}", f"category = {toml_str('issue/' + spec.kind)}",
-                 f"tags = [{', '.join(toml_str(t) for t in (spec.language, spec.kind, 'large', 'real-issue'))}]",
-                 f"description = {toml_str(spec.description)}", "", "[verify]",
-                 f"runner = {toml_str(spec.runner)}", "tests = []", "timeout_s = 900", "", "[repo]",
-                 f"url = {toml_str(fix.repo_url)}", f"rev = {toml_str(fix.parent)}"]
-        if spec.prepare:
-            lines.append(f"prepare = [{', '.join(toml_str(p) for p in spec.prepare)}]")
-        (tmp / "task.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (tmp / "task.toml").write_text(task_toml(spec, fix, pinned=workspace is None), encoding="utf-8")
         (tmp / "prompt.md").write_text(spec.prompt.rstrip() + "\n", encoding="utf-8")
+        if workspace is not None:
+            (tmp / "workspace").mkdir()
+            workspace(tmp / "workspace")
         for path, content in fix.tests.items():
             target = tmp / "verify" / path
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -228,35 +337,52 @@ def write_task(dest: Path, spec: TaskSpec, fix: Fix, *, force: bool = False) -> 
     return dest
 
 
+# A pull request a commit lands: "Merge pull request #12 from ..." or a squash merge's "Subject (#12)".
+PR_REF = re.compile(r"^Merge pull request #(?P<merge>\d+)\b|\(#(?P<squash>\d+)\)\s*$")
+
+
+def landed_pull_request(subject: str) -> int | None:
+    m = PR_REF.search(subject.strip())
+    return int(m.group("merge") or m.group("squash")) if m else None
+
+
 @dataclass
 class Candidate:
     commit: str
-    issue: int
+    issue: int | None
     subject: str
     source: list[str]
     tests: list[str]
+    pr: int | None = None
 
     def as_dict(self) -> dict:
-        return {"commit": self.commit, "issue": self.issue, "subject": self.subject, "source": self.source,
-                "tests": self.tests}
+        return {"commit": self.commit, "issue": self.issue, "pr": self.pr, "subject": self.subject,
+                "source": self.source, "tests": self.tests}
 
 
-def scan_fixes(git_dir: Path, *, rev: str = "HEAD", limit: int | None = None) -> list[Candidate]:
-    """Commits (newest first) whose message fixes an issue and that change both code and tests."""
+def scan_fixes(git_dir: Path, *, rev: str = "HEAD", limit: int | None = None,
+               pull_requests: bool = False) -> list[Candidate]:
+    """Commits (newest first) whose message fixes an issue and that change both code and tests.
+
+    With `pull_requests`, commits that land a pull request count too (merge commits, diffed against their
+    first parent, and squash merges): projects that merge through pull requests rarely write "fixes #N".
+    """
     if not git_dir.exists():
         raise BadInput(f"{git_dir}: no such repository")
-    out = _git(git_dir, "log", "--no-merges", "--format=%x1e%H%x1f%s%x1f%b%x1f", "--name-only", rev)
+    history = "--diff-merges=first-parent" if pull_requests else "--no-merges"
+    out = _git(git_dir, "log", history, "--format=%x1e%H%x1f%s%x1f%b%x1f", "--name-only", rev)
     found = []
     for record in out.decode("utf-8", errors="replace").split("\x1e")[1:]:
         commit, subject, body, names = (record.split("\x1f") + ["", "", "", ""])[:4]
         issue = linked_issue(subject, body)
-        if issue is None:
+        pr = landed_pull_request(subject) if pull_requests else None
+        if issue is None and pr is None:
             continue
         files = [n for n in names.split("\n") if n.strip()]
         tests = [f for f in files if is_test_path(f)]
         source = [f for f in files if not is_test_path(f) and is_code_path(f)]
         if tests and source:
-            found.append(Candidate(commit, issue, subject.strip(), source, tests))
+            found.append(Candidate(commit, issue, subject.strip(), source, tests, pr))
             if limit and len(found) >= limit:
                 break
     return found

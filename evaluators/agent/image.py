@@ -189,6 +189,11 @@ def build_offline(podman: pm.Podman, *, pi_version: str | None = None, force: bo
         install_pi(directory, pi_version)
     if pi_version:
         log.warning("Pi %s is in %s: set %s=%s for runs to use it", pi_version, directory, ENV_PI_DIR, directory)
+    return load(podman, import_offline(podman, force=force), pi=directory)
+
+
+def import_offline(podman: pm.Podman, *, force: bool = False) -> str:
+    """Import the offline image's root file system (again only if its recipe changed); returns its name."""
     rootfs = offline_rootfs()
     recipe = _recipe_hash(rootfs)
     name = IMAGES["offline"]
@@ -202,7 +207,7 @@ def build_offline(podman: pm.Podman, *, pi_version: str | None = None, force: bo
             args += ["--change", change]
         pm.run(podman, *args, "-", name, input=rootfs, timeout=300)
         log.info("built the offline sandbox image %s (host /usr and Pi are mounted at run time)", name)
-    return load(podman, name, pi=directory)
+    return name
 
 
 def build_full(podman: pm.Podman, *, pi_version: str | None = None) -> Image:
@@ -223,7 +228,8 @@ def build_full(podman: pm.Podman, *, pi_version: str | None = None) -> Image:
     return load(podman, name)
 
 
-def load(podman: pm.Podman, name: str, *, pi: Path | None = None) -> Image:
+def load(podman: pm.Podman, name: str, *, pi: Path | None = None, require_pi: bool = True) -> Image:
+    """The built image `name`; an offline one needs Pi installed on the host unless `require_pi` is False."""
     proc = pm.run(podman, "image", "inspect", "--format", "{{json .}}", name, check=False, timeout=60)
     if proc.returncode != 0:
         raise BadInput(f"sandbox image {name} not found; build it with `bananabench agent build-image`")
@@ -237,8 +243,10 @@ def load(podman: pm.Podman, name: str, *, pi: Path | None = None) -> Image:
     if kind == "offline":
         directory = (pi or pi_dir()).resolve()
         version = pi_installed_version(directory)
-        if version is None:
+        if version is None and require_pi:
             raise BadInput(f"Pi is not installed in {directory}: run `make pi` (npm ci there) or set {ENV_PI_DIR}")
+        if version is None:
+            directory = None
     return Image(name=name, kind=kind, image_id=info.get("Id", ""), pi_dir=str(directory) if directory else None,
                  pi_version=version, labels=labels)
 

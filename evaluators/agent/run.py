@@ -28,11 +28,11 @@ from evaluators.agent.limits import BenchConfig, load_config, merged
 from evaluators.agent.pi import THINKING_LEVELS, PiOptions
 from evaluators.core import runs as core_runs
 from evaluators.core.backends.discovery import ServerOptions
-from evaluators.core.contract import ERROR, AttemptKey, Metric, RunStatus
+from evaluators.core.contract import ERROR, AttemptKey, Metric, RunKey, RunStatus
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.progress import Progress
 from evaluators.core.runs import RunSpec, start_run
-from evaluators.core.store import Store, utcnow
+from evaluators.core.store import Store, utcnow, writable_store
 
 log = logging.getLogger("bananabench")
 
@@ -71,6 +71,7 @@ class AgentRunOptions:
     memory: str = "4g"
     pids: int = 512
     cpus: float = 2.0
+    reference: str | None = None  # a reference run (not a model's work): what it is, shown on the site
 
 
 def select_tasks(opts: AgentRunOptions) -> list[datasets.Task]:
@@ -114,11 +115,11 @@ def _cli_limits(opts: AgentRunOptions) -> dict[str, Any]:
 def run_agent_benchmark(opts: AgentRunOptions) -> dict[str, Any]:
     """Run (or resume) the benchmark for one model; returns a summary with the run id and scores."""
     _validate(opts)
-    store = Store(opts.results)
     config = load_config(opts.config)
     if opts.dry_run:
         dry_run(opts, config)
         return {"dry_run": True}
+    store = writable_store(opts.results)
     tasks = select_tasks(opts)
     cli_limits = _cli_limits(opts)
     volumes.require_root(max(merged(config.limits, t.agent, cli_limits).workspace_mb for t in tasks))
@@ -145,7 +146,8 @@ def run_agent_benchmark(opts: AgentRunOptions) -> dict[str, Any]:
         official=not (opts.only or opts.exclude or opts.categories or opts.tags or opts.limit),
         retry_statuses=(ERROR,),
         extra={**info.run_extra(), "image": img.identity(), "pi_version": img.pi_version,
-               "context_window": info.ctx, "config_file": config.source},
+               "context_window": info.ctx, "config_file": config.source,
+               **({RunKey.REFERENCE_RUN: opts.reference} if opts.reference else {})},
     )
     server_configs.record_server_config(store, info)
     server_configs.note_server_change(store, opts.name, info)

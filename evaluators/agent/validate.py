@@ -100,13 +100,20 @@ class NativeRunner:
         assert spec is not None
         if spec.build:
             subprocess.run(["sh", "-c", spec.build], cwd=workspace, capture_output=True, timeout=600)
-        out.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, str(SCREENSHOT_SCRIPT), "--page", str(workspace / spec.path), "--out", str(out),
-               "--width", str(spec.width), "--height", str(spec.height), "--chromium", _host_chromium()]
-        if spec.mobile_width:
-            cmd += ["--mobile-width", str(spec.mobile_width)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-        return _page_report(proc.stdout + proc.stderr)
+        return host_screenshot(workspace / spec.path, out, width=spec.width, height=spec.height,
+                               mobile_width=spec.mobile_width)
+
+
+def host_screenshot(page: Path, out: Path, *, width: int, height: int, mobile_width: int | None = None,
+                    timeout_s: float = 300) -> dict[str, Any]:
+    """Load `page` in the host's Chromium through Playwright (the sandbox's screenshot script); its report."""
+    out.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, str(SCREENSHOT_SCRIPT), "--page", str(page), "--out", str(out),
+           "--width", str(width), "--height", str(height), "--chromium", host_chromium()]
+    if mobile_width:
+        cmd += ["--mobile-width", str(mobile_width)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
+    return _page_report(proc.stdout + proc.stderr)
 
 
 class PodmanRunner:
@@ -126,7 +133,7 @@ class PodmanRunner:
         return report
 
 
-def _host_chromium() -> str:
+def host_chromium() -> str:
     for path in ("/usr/lib/chromium/chromium", shutil.which("chromium") or "", shutil.which("chromium-browser") or ""):
         if path and os.path.exists(path):
             return path

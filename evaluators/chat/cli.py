@@ -129,7 +129,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         s = res.summary
         acc = "n/a" if s["accuracy"] is None else f"{s['accuracy']:.3f}"
         print(f"{res.task}: {res.run_id} {res.status} accuracy {acc} ({s['n_correct']} correct, {s['n_wrong']} wrong, "
-              f"{s['n_unanswered']} unanswered, {s['n_error']} errors)")
+              f"{s['n_unanswered']} unanswered, {s['n_truncated']} truncated, {s['n_error']} errors)")
         failed |= res.status != "finished"
     if failed:
         print("bananabench: some items ended in infrastructure errors; run again with --resume to retry them",
@@ -211,6 +211,6 @@ def cmd_shim(args: argparse.Namespace) -> int:
     from evaluators.chat.shim import Shim
 
     with Shim(args.upstream, host=args.host, port=args.port) as shim:
-        print(f"shim listening on {shim.base_url}, forwarding to {shim.upstream}", flush=True)
-        shim.serve_until_interrupted()
+        shim.serve_until_signalled(
+            lambda: print(f"shim listening on {shim.base_url}, forwarding to {shim.upstream}", flush=True))
     return 0

@@ -3,7 +3,7 @@
 The pairing and the test are the site's (`core.paired`): items paired by id, an item with an
 infrastructure error (or missing) on either side left out and counted apart, exact McNemar on the
 discordant pairs with a paired-bootstrap interval of the accuracy delta. Per task: n,
-correct/accuracy/wrong/unanswered for each side, the test, and the items that flipped.
+correct/accuracy/wrong/unanswered/truncated for each side, the test, and the items that flipped.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _side(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
     statuses = [o["statuses"][0] for o in outcomes]
     n_correct = statuses.count("correct")
     return {"n_correct": n_correct, "n_wrong": statuses.count("wrong"), "n_unanswered": statuses.count("unanswered"),
-            "accuracy": n_correct / len(outcomes) if outcomes else None}
+            "n_truncated": statuses.count("truncated"), "accuracy": n_correct / len(outcomes) if outcomes else None}
 
 
 def compare_runs(store: Store, run_a: dict[str, Any], run_b: dict[str, Any]) -> dict[str, Any]:
@@ -82,7 +82,8 @@ def _rows(report: dict[str, Any]) -> list[list[str]]:
     for t in report["tasks"]:
         a, b = t["a"], t["b"]
         rows.append([t["benchmark"], str(t["n"]), str(a["n_correct"]), str(b["n_correct"]), _acc(a["accuracy"]),
-                     _acc(b["accuracy"]), f"{a['n_wrong']}/{a['n_unanswered']}", f"{b['n_wrong']}/{b['n_unanswered']}",
+                     _acc(b["accuracy"]), f"{a['n_wrong']}/{a['n_unanswered']}/{a['n_truncated']}",
+                     f"{b['n_wrong']}/{b['n_unanswered']}/{b['n_truncated']}",
                      f"{t['discordant']['a_only_correct']}/{t['discordant']['b_only_correct']}",
                      _delta(t["delta"], *t["delta_ci"]), f"{t['mcnemar_p']:.4g}"])
     return rows
@@ -96,7 +97,7 @@ def _delta(delta: float | None, low: float | None, high: float | None) -> str:
     return text if low is None or high is None else f"{text} [{100 * low:+.1f}, {100 * high:+.1f}]"
 
 
-HEADER = ["task", "n", "A correct", "B correct", "A acc", "B acc", "A wrong/unans", "B wrong/unans",
+HEADER = ["task", "n", "A correct", "B correct", "A acc", "B acc", "A wrong/unans/cut", "B wrong/unans/cut",
           "A-only/B-only", "B-A acc [95% CI]", "McNemar p"]
 
 

@@ -1,14 +1,14 @@
-"""Demo step: the three chat tasks on the bundled sample questions, asked of the tiny model via llama.cpp.
+"""Demo step: the three chat tasks on the bundled sample questions, asked of the main model via llama.cpp.
 
-The tiny model's answers are noise (mostly unanswered or wrong); the plumbing is real: server
-discovery, concurrent generation over two slots, extraction, the store.
+With SmolLM2-135M-Instruct the answers are real English, mostly wrong as a 135M model's should be:
+real extraction, unanswered and truncated answers counted apart. With `--tiny` they are noise.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-TITLE = "chat: ARC, MMLU and GSM8K sample questions against the tiny model served by llama.cpp"
+TITLE = "chat: ARC, MMLU and GSM8K sample questions, the main model served by llama.cpp"
 
 
 def run(ctx: Any) -> None:
@@ -19,11 +19,13 @@ def run(ctx: Any) -> None:
     from evaluators.core.backends.discovery import ServerOptions
     from evaluators.core.llamacpp import LlamaServer
 
-    with LlamaServer(ctx.tiny_gguf, n_ctx=2048, parallel=2, alias="tiny") as server:
+    model = ctx.main
+    with LlamaServer(model.gguf, n_ctx=4096, parallel=2, alias=model.name, threads=model.threads) as server:
         results = run_chat(ChatOptions(tasks=list(TASKS), server=ServerOptions(base_url=server.base_url),
-                                       name=ctx.model_name, data=str(SAMPLES_DIR),
-                                       max_tokens=dict.fromkeys(TASKS, 48), results=str(ctx.store.root)))
+                                       name=model.name, data=str(SAMPLES_DIR),
+                                       max_tokens=dict.fromkeys(TASKS, model.chat_tokens), results=str(ctx.store.root)))
     for res in results:
         s = res.summary
         ctx.notes.append(f"chat {res.task}: run {res.run_id} ({res.status}): {s['n_correct']} correct, "
-                         f"{s['n_wrong']} wrong, {s['n_unanswered']} unanswered, {s['n_error']} errors")
+                         f"{s['n_wrong']} wrong, {s['n_unanswered']} unanswered, {s['n_truncated']} truncated, "
+                         f"{s['n_error']} errors")

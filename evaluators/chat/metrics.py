@@ -1,8 +1,8 @@
 """Aggregates of a chat run: accuracy with its interval and the correct/wrong/unanswered/error split.
 
-Accuracy is correct / (correct + wrong + unanswered): an unanswered item (no answer found, e.g.
-empty content after thinking used the whole budget) counts against the model but is reported
-apart from wrong ones. Infrastructure errors are excluded from every rate and listed as
+Accuracy is correct / (correct + wrong + unanswered + truncated): an unanswered item (no answer
+found, e.g. empty content after thinking used the whole budget) and a truncated one (the budget cut
+the answer) count against the model but are reported apart from wrong ones. Infrastructure errors are excluded from every rate and listed as
 `n_error`, so a server outage never looks like a wrong answer.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from evaluators.core.stats import wilson_interval
 
-STATUSES = ("correct", "wrong", "unanswered", "error")
+STATUSES = ("correct", "wrong", "unanswered", "truncated", "error")
 
 
 def counts(attempts: Iterable[dict[str, Any]]) -> Counter:
@@ -22,8 +22,8 @@ def counts(attempts: Iterable[dict[str, Any]]) -> Counter:
 
 
 def _rows(scope: str, key: str, tally: Counter) -> list[dict[str, Any]]:
-    n_correct, n_wrong, n_unanswered, n_error = (tally.get(s, 0) for s in STATUSES)
-    scored = n_correct + n_wrong + n_unanswered
+    n_correct, n_wrong, n_unanswered, n_truncated, n_error = (tally.get(s, 0) for s in STATUSES)
+    scored = n_correct + n_wrong + n_unanswered + n_truncated
     rows: list[dict[str, Any]] = []
     if scored:
         low, high = wilson_interval(n_correct, scored)
@@ -33,7 +33,7 @@ def _rows(scope: str, key: str, tally: Counter) -> list[dict[str, Any]]:
                      "extra": {"ci_method": "wilson", "reportable": n_error == 0,
                                "accuracy_answered": n_correct / answered if answered else None}})
     for metric, value in (("n_correct", n_correct), ("n_wrong", n_wrong), ("n_unanswered", n_unanswered),
-                          ("n_error", n_error)):
+                          ("n_truncated", n_truncated), ("n_error", n_error)):
         rows.append({"scope": scope, "key": key, "metric": metric, "value": float(value), "n": scored + n_error})
     return rows
 
@@ -53,6 +53,6 @@ def score_rows(attempts: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def summary(attempts: list[dict[str, Any]]) -> dict[str, Any]:
     """The numbers a person reads at the end of a run."""
     tally = counts(attempts)
-    scored = tally["correct"] + tally["wrong"] + tally["unanswered"]
+    scored = tally["correct"] + tally["wrong"] + tally["unanswered"] + tally["truncated"]
     return {"n": len(attempts), "accuracy": tally["correct"] / scored if scored else None,
             **{f"n_{s}": tally.get(s, 0) for s in STATUSES}}

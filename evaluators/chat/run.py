@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaluators.chat.datasets import TASKS, Item, TaskData, load_task, task_names
-from evaluators.chat.extract import EXTRACTION_VERSION, extract, verdict
+from evaluators.chat.extract import EXTRACTION_VERSION, grade
 from evaluators.chat.metrics import score_rows, summary
 from evaluators.chat.options import ChatOptions
 from evaluators.core.backends.base import GenerationRequest, GenerationResult
@@ -24,9 +24,9 @@ from evaluators.core.backends.server import ServerBackend
 from evaluators.core.backends.server_configs import note_server_change, record_server_config
 from evaluators.core.errors import BadInput
 from evaluators.core.progress import Progress
-from evaluators.core.runs import RunSpec, start_run
+from evaluators.core.runs import RunSpec, finished_run, start_run
 from evaluators.core.schema import COLUMNS
-from evaluators.core.store import Store
+from evaluators.core.store import Store, writable_store
 
 log = logging.getLogger("bananabench")
 
@@ -74,8 +74,7 @@ def attempt_row(item: Item, kind: str, result: GenerationResult, *, messages: An
         status, answer = "error", None
         extra["error"] = result.error
     else:
-        answer = extract(kind, result.text, item.letters)
-        status = verdict(kind, answer, item.gold)
+        status, answer = grade(kind, result.text, item.letters, item.gold, result.finish_reason)
         extra.update({"raw": result.raw.get("content", result.text), "reasoning": result.reasoning,
                       "finish_reason": result.finish_reason})
         for key in ("tool_calls", "cached_tokens"):
@@ -115,6 +114,9 @@ def run_task(store: Store, backend: ServerBackend, data: TaskData, *, name: str,
         extra={**info.run_extra(), "task": task.name, "kind": task.kind, "data_source": data.source,
                "prompt_version": PROMPT_VERSION, "extraction_version": EXTRACTION_VERSION},
     )
+    if options.resume and (finished := finished_run(store, spec)) is not None:
+        return TaskResult(task=task.name, benchmark=task.benchmark, run_id=finished["run_id"], status="finished",
+                          resumed=True, summary=summary(store.attempts(finished["run_id"])))
     record_server_config(store, info)
     note_server_change(store, name, info)
     with start_run(store, spec, resume=options.resume, policy="public", benchmark_title=task.title,
@@ -154,6 +156,7 @@ def run_chat(options: ChatOptions) -> list[TaskResult]:
     """Load every task's data (bad input stops here, before anything is written), find the model on
     the server, then evaluate the tasks one after the other."""
     options.server.check()
+    store = writable_store(options.results)
     loaded = [load_task(task, data=options.data, limit=options.limit) for task in task_names(",".join(options.tasks))]
     info = options.server.discover(options.name)
     log.info(info.startup_line())
@@ -165,7 +168,6 @@ def run_chat(options: ChatOptions) -> list[TaskResult]:
             log.info("the chat template has no system role: folding the system text into the user turn")
     backend = ServerBackend(info, api_key=options.server.key(), concurrency=options.server.concurrency,
                             stream=options.stream, retry=options.retry_policy(), idle_timeout_s=options.timeout)
-    store = Store(options.results)
     return [run_task(store, backend, task_data, name=options.name or info.model_id, options=options,
                      fold_system=fold_system) for task_data in loaded]
 
@@ -188,8 +190,8 @@ def rescore_run(store: Store, run_id: str, *, dry_run: bool = False) -> dict[str
             updated.append(attempt)
             continue
         extra = attempt.get("extra") or {}
-        answer = extract(kind, extra.get("raw"), extra.get("letters") or "ABCD")
-        status = verdict(kind, answer, attempt["reference"])
+        status, answer = grade(kind, extra.get("raw"), extra.get("letters") or "ABCD", attempt["reference"],
+                               extra.get("finish_reason"))
         if (status, answer) != (attempt["status"], attempt["prediction"]):
             changed.append({"item_id": attempt["item_id"], "before": [attempt["status"], attempt["prediction"]],
                             "after": [status, answer]})

@@ -21,7 +21,9 @@ import contextlib
 import http.client
 import json
 import logging
+import signal
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
@@ -91,10 +93,18 @@ class Shim:
             self._httpd.server_close()
             self._httpd = None
 
-    def serve_until_interrupted(self) -> None:
-        with contextlib.suppress(KeyboardInterrupt):
-            while self._thread is not None and self._thread.is_alive():
-                self._thread.join(0.5)
+    def serve_until_signalled(self, on_ready: Callable[[], None] = lambda: None) -> None:
+        """Serve until SIGINT or SIGTERM. The handlers are in place before `on_ready` announces the shim,
+        so a signal sent the moment the announcement is seen still ends it cleanly (no race with start-up)."""
+        stop = threading.Event()
+        previous = {signum: signal.signal(signum, lambda *_: stop.set()) for signum in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            on_ready()
+            while not stop.wait(0.5) and self._thread is not None and self._thread.is_alive():
+                pass
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
     def __enter__(self) -> Shim:
         return self.start()

@@ -75,6 +75,25 @@ def staged_directory(dest: str | os.PathLike) -> Iterator[Path]:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def require_writable(path: str | os.PathLike, flag: str) -> None:
+    """BadInput (exit 2) unless files can be created in folder `path` (or, if it does not exist yet, in its
+    nearest existing parent, where it would be created). Checked before any work, so a read-only
+    `--results` or `--out` never fails halfway; the probe file is removed at once."""
+    path = Path(path)
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise BadInput(f"{flag} {path}: {existing} is not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".bananabench-write-check-", dir=existing)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        where = "" if existing == path else f" (its parent {existing})"
+        raise BadInput(f"{flag} {path}: not writable{where}: {exc.strerror or exc}") from None
+
+
 def read_jsonl(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
     """The JSON objects of an append-only log; a torn line (a crash mid-write) is skipped."""
     with open(path, encoding="utf-8") as fh:

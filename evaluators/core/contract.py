@@ -95,3 +95,6 @@ class RunKey:
     REPORT = "report"  # its report file, relative to the results folder
     OFFICIAL_REASONS = "official_reasons"
     SERVER_FINGERPRINT = "server_fingerprint"
+    # What a reference run is, in words (e.g. a task's own solution replayed): the site shows such a run as
+    # a reference run on every page, never as a model's work.
+    REFERENCE_RUN = "reference_run"

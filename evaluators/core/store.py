@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evaluators.core.atomic import require_writable
 from evaluators.core.contract import RunStatus
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.rows import arrow_table, decode, to_json
@@ -42,6 +43,13 @@ def utcnow() -> dt.datetime:
 def results_dir(explicit: str | os.PathLike | None = None) -> Path:
     """`--results DIR`, else `$BANANABENCH_RESULTS`, else `./results`."""
     return Path(explicit or os.environ.get(ENV_RESULTS) or "results")
+
+
+def writable_store(results: str | os.PathLike | None = None) -> Store:
+    """The store an evaluator will write, refused (BadInput) before any work when its folder is read-only."""
+    store = Store(results)
+    require_writable(store.root, "--results")
+    return store
 
 
 def _is_lock_error(exc: Exception) -> bool:

@@ -44,7 +44,7 @@ from evaluators.core.runs import sha256_file
 from evaluators.loglik import datasets as ds
 
 SEED = 42
-SAMPLE_SIZE = 500
+SAMPLE_SIZE = ds.OFFICIAL_SPLIT_ROWS
 N_CHOICES = 4
 DATA_SUFFIXES = (".parquet", ".jsonl", ".json")
 
@@ -166,18 +166,16 @@ def _truthfulqa(row: dict[str, Any]) -> Formatted:
     return f"Q: {str(row['question']).strip()}\nA:", choices, _label(row["label"])
 
 
-SOURCES: tuple[Source, ...] = (
-    Source("tiny_arithmark_2_0", "AxiomicLabs/ArithMark-2.0", "5bd986c7305dcccec88432d630aae1ac9280a71f", "train", _mark),
-    Source("tiny_arithmark_3_0", "AxiomicLabs/Arithmark-3.0", "6f6e59dd9b7e2c63455f7af7f838f9ecc3d0a746", "train",
-           _arithmark3),
-    Source("tiny_hellaswag", "Rowan/hellaswag", "218ec52e09a7e7462a5400043bb9a69a41d06b76", "validation", _hellaswag),
-    Source("tiny_logicmark", "AxiomicLabs/LogicMark", "e357c145b63fb4a96813bdbb5b07a62fdb97d958", "train", _logicmark),
-    Source("tiny_openbookqa", "allenai/openbookqa", "388097ea7776314e93a529163e0fea805b8a6454", "test", _openbookqa,
-           config="main"),
-    Source("tiny_pythonio", "XiangPan/pythonio-mc", "a85256a18bccaaa3d66d9bf86247436948b15353", "test", _pythonio),
-    Source("tiny_truthfulqa", "EleutherAI/truthful_qa_mc", "b6468d07f67cdd1ba48292eb55a515b8a97d02ea", "validation",
-           _truthfulqa),
-)
+_FORMATS: dict[str, tuple[Callable[[dict[str, Any]], Formatted | None], str | None]] = {
+    "tiny_arithmark_2_0": (_mark, None), "tiny_arithmark_3_0": (_arithmark3, None),
+    "tiny_hellaswag": (_hellaswag, None), "tiny_logicmark": (_logicmark, None),
+    "tiny_openbookqa": (_openbookqa, "main"), "tiny_pythonio": (_pythonio, None),
+    "tiny_truthfulqa": (_truthfulqa, None),
+}
+# Each split's pinned source (datasets.BASE_EVALS_SOURCES) with its formatting rule and preferred config.
+SOURCES: tuple[Source, ...] = tuple(
+    Source(split, repo, revision, source_split, *_FORMATS[split])
+    for split, (repo, revision, source_split) in ds.BASE_EVALS_SOURCES.items())
 
 
 # -- reading sources ----------------------------------------------------------------------------------
@@ -190,9 +188,11 @@ def _repo_dir(sources: Path, repo: str) -> Path:
 
 
 def _split_files(repo_dir: Path, split: str, config: str | None) -> list[Path]:
-    files = sorted(p for p in repo_dir.rglob("*") if p.is_file() and p.suffix in DATA_SUFFIXES
-                   and ".cache" not in p.parts and p.name != ds.MANIFEST)
-    rel = {p: p.relative_to(repo_dir) for p in files}
+    # Skip a `.cache` folder inside the repo copy (hub download metadata), judged on the path relative
+    # to the repo: a checkout that itself lives under some `.cache/` must still be read.
+    rel = {p: p.relative_to(repo_dir) for p in repo_dir.rglob("*")
+           if p.is_file() and p.suffix in DATA_SUFFIXES and p.name != ds.MANIFEST}
+    files = sorted(p for p, r in rel.items() if ".cache" not in r.parts)
     matching = [p for p in files if split in re.split(r"[-_.]", p.stem) or split in rel[p].parts[:-1]]
     if config:
         preferred = [p for p in matching if config in rel[p].parts[:-1]]

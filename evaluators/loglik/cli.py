@@ -140,7 +140,9 @@ def cmd_validate(args) -> int:
         print("official" if not reasons else "non-official: " + "; ".join(reasons))
         return 0
     for split in ds.load_base_evals(Path(args.data), splits):
-        print(f"{split.name}: {len(split.items)} rows, SHA-256 {split.sha256} (matches manifest)")
+        reasons = split.official_reasons(args.limit)
+        print(f"{split.name}: {len(split.items)} rows, SHA-256 {split.sha256} (matches manifest); "
+              + ("official" if not reasons else "non-official: " + "; ".join(reasons)))
     return 0
 
 

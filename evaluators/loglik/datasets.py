@@ -289,10 +289,19 @@ BASE_EVALS = "base-evals"
 BASE_EVALS_TITLE = "base-evals (0-shot, 4-choice)"
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "bananabench.base-evals.manifest/1"
-BASE_EVALS_SPLITS = (
-    "tiny_arithmark_2_0", "tiny_arithmark_3_0", "tiny_hellaswag", "tiny_logicmark",
-    "tiny_openbookqa", "tiny_pythonio", "tiny_truthfulqa",
-)
+# What the base-evals source defines: seven splits, each built from a hub dataset at a pinned revision
+# (split -> repo, revision, source split), with 500 rows (OpenBookQA's full test set is 500 rows too).
+BASE_EVALS_SOURCES: dict[str, tuple[str, str, str]] = {
+    "tiny_arithmark_2_0": ("AxiomicLabs/ArithMark-2.0", "5bd986c7305dcccec88432d630aae1ac9280a71f", "train"),
+    "tiny_arithmark_3_0": ("AxiomicLabs/Arithmark-3.0", "6f6e59dd9b7e2c63455f7af7f838f9ecc3d0a746", "train"),
+    "tiny_hellaswag": ("Rowan/hellaswag", "218ec52e09a7e7462a5400043bb9a69a41d06b76", "validation"),
+    "tiny_logicmark": ("AxiomicLabs/LogicMark", "e357c145b63fb4a96813bdbb5b07a62fdb97d958", "train"),
+    "tiny_openbookqa": ("allenai/openbookqa", "388097ea7776314e93a529163e0fea805b8a6454", "test"),
+    "tiny_pythonio": ("XiangPan/pythonio-mc", "a85256a18bccaaa3d66d9bf86247436948b15353", "test"),
+    "tiny_truthfulqa": ("EleutherAI/truthful_qa_mc", "b6468d07f67cdd1ba48292eb55a515b8a97d02ea", "validation"),
+}
+BASE_EVALS_SPLITS = tuple(BASE_EVALS_SOURCES)
+OFFICIAL_SPLIT_ROWS = 500
 SPLIT_COLUMNS = ("id", "context", "choices", "label")
 
 
@@ -312,6 +321,27 @@ class SplitData:
     sha256: str
     items: list[ChoiceItem]
     manifest_sha256: str  # hash of the manifest that vouched for this file
+    source: dict[str, Any] | None = None  # the manifest's provenance of the split (repo, revision, ...)
+
+    def official_reasons(self, limit: int | None = None) -> list[str]:
+        """Why a run over this split would not be official (empty when it is): it must be one of the
+        seven splits, built from its pinned source revision, with all 500 rows. A manifest only vouches
+        that the files are the ones it lists, not that they are the benchmark."""
+        reasons = []
+        pinned = BASE_EVALS_SOURCES.get(self.name)
+        if pinned is None:
+            reasons.append(f"{self.name} is not one of the seven base-evals splits")
+        else:
+            repo, revision, _ = pinned
+            source = self.source or {}
+            if (source.get("repo"), source.get("revision")) != (repo, revision):
+                named = f"{source.get('repo')}@{source.get('revision')}" if source else "not named in the manifest"
+                reasons.append(f"source {named}, not the pinned {repo}@{revision}")
+            if len(self.items) != OFFICIAL_SPLIT_ROWS:
+                reasons.append(f"{len(self.items)} rows, not the {OFFICIAL_SPLIT_ROWS} of the official {self.name} split")
+        if limit and limit < len(self.items):
+            reasons.append(f"--limit {limit}")
+        return reasons
 
 
 @dataclass
@@ -427,5 +457,7 @@ def load_base_evals(folder: str | os.PathLike, splits: list[str] | None = None) 
         if len(items) != entry["rows"]:
             raise BadInput(located(manifest.path, None, f"splits.{name}.rows",
                                    f"{entry['path']} has {len(items)} rows, the manifest says {entry['rows']}"))
-        out.append(SplitData(name=name, path=path, sha256=digest, items=items, manifest_sha256=manifest_sha))
+        source = entry.get("source") if isinstance(entry.get("source"), dict) else None
+        out.append(SplitData(name=name, path=path, sha256=digest, items=items, manifest_sha256=manifest_sha,
+                             source=source))
     return out

@@ -20,11 +20,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluators.core.atomic import require_writable
 from evaluators.core.backends.base import Backend, LoglikRequest
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.progress import Progress
 from evaluators.core.runs import Run, RunSpec, finished_run, run_dir, start_run
-from evaluators.core.store import Store
+from evaluators.core.store import Store, writable_store
 from evaluators.loglik import datasets as ds
 from evaluators.loglik import metrics, report
 from evaluators.loglik.options import LoglikOptions, check_backend_options
@@ -393,9 +394,7 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
     name = opts.name or default_model_name(opts.model or backend.identity.source)
     items = split.items[:opts.limit] if opts.limit else split.items
     prepared = prepare_choices(backend, items, opts.add_bos)
-    reasons = []
-    if opts.limit and opts.limit < len(split.items):
-        reasons.append(f"--limit {opts.limit}")
+    reasons = split.official_reasons(opts.limit)
     if opts.add_bos:
         reasons.append("--add-bos (the protocol adds no BOS)")
     official = not reasons
@@ -483,7 +482,9 @@ def run_loglik(opts: LoglikOptions) -> dict[str, Any]:
     """Validate data, load the model, run; returns {"runs": [...], "report": combined summary}."""
     bench, splits = ds.parse_bench(opts.bench)
     check_backend_options(opts)  # before any data download or model load
-    store = Store(opts.results)
+    store = writable_store(opts.results)
+    if opts.out_dir is not None:
+        require_writable(opts.out_dir, "--out-dir")
     if bench == ds.BASE_BENCH:
         data = _base_bench_data(opts)
         with open_backend(opts) as backend:

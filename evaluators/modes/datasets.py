@@ -18,11 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_args
 
-from evaluators.core.errors import BadInput, located
+from evaluators.core.errors import BadInput, EvaluationFailure, located
 
 CUSTOM_TASK_FIELDS = ("id", "level", "domain", "problem", "answer")
 # Fields bananabench adds to a modebench record in a generated responses file.
 GENERATED_FIELDS = ("group", "draws")
+
+
+class VerifierUnavailable(EvaluationFailure):
+    """modebench's verifier worker did not answer (e.g. it missed its 5 s start-up deadline on a busy
+    machine): infrastructure, not the input; running again (evaluations: with --resume) retries it."""
 
 
 def domains() -> tuple[str, ...]:
@@ -111,7 +116,54 @@ def load_custom_tasks(path: str | os.PathLike) -> list:
                           answer=record["answer"]))
     if not tasks:
         raise BadInput(f"{path}: no task records")
+    _check_references(path, tasks, seen)
     return tasks
+
+
+def reference_guide() -> str:
+    """What each domain's `answer` must be (verifier names and versions from modebench itself)."""
+    from modebench.domains.mathir.verifier import (
+        MATHIR_MENU_VERIFIER,
+        MATHIR_MENU_VERSION,
+        MATHIR_VERIFIER,
+        MATHIR_VERSION,
+    )
+    from modebench.domains.pantry_plan.verifier import PANTRY_PLAN_VERIFIER, PANTRY_PLAN_VERSION
+    from modebench.domains.python_factors.verifier import PYTHON_FACTOR_VERIFIER, PYTHON_FACTOR_VERSION
+
+    needs = {
+        "countdown": '{"verifier": "countdown", "numbers": [integers], "target": integer}',
+        "graph_coloring": '{"verifier": "graph_coloring", "n": vertices, "edges": [[u, v], ...], '
+                          'optional "partial_colors": [1-3 or null per vertex]}',
+        "mathir": f'{{"verifier": "{MATHIR_VERIFIER}", "mathir_version": "{MATHIR_VERSION}", "initial_lhs", '
+                  f'"initial_rhs", "bindings", ...}} or {{"verifier": "{MATHIR_MENU_VERIFIER}", "mathir_version": '
+                  f'"{MATHIR_MENU_VERSION}", "actions", ...}}',
+        "pantry_plan": f'{{"verifier": "{PANTRY_PLAN_VERIFIER}", "pantry_version": "{PANTRY_PLAN_VERSION}", '
+                       '"ingredients": [...], ...}',
+        "python_factors": f'{{"verifier": "{PYTHON_FACTOR_VERIFIER}", "python_version": "{PYTHON_FACTOR_VERSION}", '
+                          '"cases": [integers]}',
+    }
+    parts = [f"{domain} {needs.get(domain, '(see the walkthrough)')}" for domain in domains()]
+    return ("the domains and the verifier reference each needs: " + "; ".join(parts)
+            + "; `modebench walkthrough DIR` writes a complete record of every domain")
+
+
+def _check_references(path: str | os.PathLike, tasks: list, lines: dict[str, int]) -> None:
+    """modebench's own reference check, before any model time is spent (it would reject them at grading)."""
+    from modebench.validation import InputError, validate_reference
+    from modebench.verifier import VerifierExecutionError, close_worker
+
+    try:
+        for task in tasks:
+            try:
+                validate_reference(task.level, task.domain, task.answer)
+            except InputError as exc:
+                raise BadInput(located(path, lines[task.id], "answer",
+                                       f"{exc}; {reference_guide()}")) from None
+            except VerifierExecutionError as exc:
+                raise VerifierUnavailable(f"modebench could not check the references of {path}: {exc}") from None
+    finally:
+        close_worker()
 
 
 def load_frozen_tasks(configs: list[str], split: str = "eval", *, data_root: str | None = None,

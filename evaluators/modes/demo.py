@@ -1,18 +1,28 @@
 """Demo step: ModeBench on custom records, the five tasks of modebench's own walkthrough.
 
 Two runs: the walkthrough's handwritten responses (two correct modes, one wrong and one malformed
-answer per task, so the numbers are interesting), and the tiny model served by llama.cpp sampling
-2 groups of 4 draws per task (its answers are noise: every attempt is wrong, the plumbing is real).
+answer per task, so the numbers are interesting; a reference run, marked so on the site), and the
+main model served by llama.cpp sampling 2 groups of 2 draws per task (SmolLM2-135M-Instruct's real
+attempts, almost all wrong on these puzzles; with `--tiny`, noise).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import logging
 import shutil
 from pathlib import Path
 from typing import Any
 
-TITLE = "modes: ModeBench walkthrough tasks (recorded responses, then the tiny model via llama.cpp)"
+from evaluators.core.contract import RunKey
+from evaluators.modes.datasets import VerifierUnavailable
+
+log = logging.getLogger("bananabench")
+
+TITLE = "modes: ModeBench walkthrough tasks (recorded responses, then the main model via llama.cpp)"
+WALKTHROUGH_NOTE = ("modebench's walkthrough: handwritten example responses (two correct modes, one wrong and one "
+                    "malformed answer per task) graded by modebench; no language model wrote them")
 
 
 def walkthrough_files(work: Path) -> dict[str, Path]:
@@ -42,14 +52,23 @@ def run(ctx: Any) -> None:
 
     files = walkthrough_files(ctx.work)
     recorded = evaluate(EvaluateOptions([files["responses"]], results=ctx.store.root, run_metadata=files["run"]))
-    ctx.notes.append(f"modes: walkthrough responses -> run {recorded.run_id} ({recorded.status}, "
+    run = ctx.store.run(recorded.run_id) or {}
+    ctx.store.update_run(recorded.run_id, extra={**(run.get("extra") or {}), RunKey.REFERENCE_RUN: WALKTHROUGH_NOTE})
+    ctx.notes.append(f"modes: walkthrough responses -> reference run {recorded.run_id} ({recorded.status}, "
                      f"{recorded.attempts} attempts)")
-    with LlamaServer(ctx.tiny_gguf, n_ctx=4096, parallel=2, alias="tiny") as server:
-        outcome = generate_and_evaluate(RunOptions(
+    model = ctx.main
+    with LlamaServer(model.gguf, n_ctx=4096, parallel=2, alias=model.name, threads=model.threads) as server:
+        options = RunOptions(
             tasks=TaskSource(input=files["tasks"]),
             model=ModelSource(server=ServerOptions(base_url=server.base_url, concurrency=2)),
-            generation=GenerateOptions(out=files["dir"] / "tiny-responses.jsonl", name=ctx.model_name, k=4, groups=2,
-                                       max_tokens=24, seed=1),
-            results=ctx.store.root))
-    ctx.notes.append(f"modes: tiny model on the walkthrough tasks -> run {outcome.run_id} ({outcome.status}, "
+            generation=GenerateOptions(out=files["dir"] / f"{model.name}-responses.jsonl", name=model.name, k=2,
+                                       groups=2, max_tokens=model.modes_tokens, seed=1),
+            results=ctx.store.root)
+        try:
+            outcome = generate_and_evaluate(options)
+        except VerifierUnavailable as exc:  # grading is resumable: the responses are kept
+            log.warning("%s; resuming once", exc)
+            outcome = generate_and_evaluate(dataclasses.replace(
+                options, generation=dataclasses.replace(options.generation, resume=True)))
+    ctx.notes.append(f"modes: {model.name} on the walkthrough tasks -> run {outcome.run_id} ({outcome.status}, "
                      f"{outcome.attempts} attempts)")

@@ -22,7 +22,7 @@ from typing import Any
 
 from evaluators.core import atomic
 from evaluators.core.errors import BadInput, EvaluationFailure, located
-from evaluators.modes.datasets import PromptGroup, ResponseSet
+from evaluators.modes.datasets import PromptGroup, ResponseSet, VerifierUnavailable
 
 log = logging.getLogger("bananabench")
 
@@ -134,8 +134,8 @@ def _evaluate_unit(unit: Unit, directory: Path, *, options: dict[str, Any], data
     try:
         evaluate_file(source, receipt, options=opts, resume=continuing, workers=workers, progress=on_progress)
     except VerifierExecutionError as exc:
-        raise EvaluationFailure(f"modebench could not run its verifier ({unit.name}): {_translate(str(exc), unit)}; "
-                                "fix the evaluation environment or reference and evaluate again") from None
+        raise VerifierUnavailable(f"modebench could not run its verifier ({unit.name}): {_translate(str(exc), unit)}; "
+                                  "fix the evaluation environment or reference and evaluate again") from None
     except InputError as exc:
         if "resume identity mismatch" in str(exc) or "checkpoint" in str(exc):
             raise BadInput(f"{work}: {exc}") from None

@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluators.core.atomic import require_writable
 from evaluators.core.contract import AttemptKey, RunStatus
 from evaluators.core.errors import BadInput
 from evaluators.core.progress import Progress
 from evaluators.core.runs import RunSpec, canonical_json, run_dir, sha256_bytes, sha256_file, slug, start_run
-from evaluators.core.store import Store
+from evaluators.core.store import Store, writable_store
 from evaluators.modes import BENCHMARK, CUSTOM_BENCHMARK, HEADLINE_METRIC, datasets, grading, metrics
 from evaluators.modes.generate import (
     GenerateOptions,
@@ -223,7 +224,7 @@ def _attempt_row(unit: grading.Unit, prompt: datasets.PromptGroup, result: dict[
 
 def evaluate(opts: EvaluateOptions) -> EvaluationOutcome:
     """Grade `opts.inputs` with modebench, then store every attempt and (if it completed) every score."""
-    store = Store(opts.results)
+    store = writable_store(opts.results)
     if not opts.inputs:
         raise BadInput("no input files")
     responses = datasets.read_responses(list(opts.inputs), configs=list(opts.configs), split=opts.split)
@@ -318,6 +319,8 @@ def _run_extra(store: Store, units: list[grading.Unit], artifacts: Path, opts: E
 
 def generate_responses(tasks: datasets.TaskSource, source: ModelSource, opts: GenerateOptions) -> GenerationSummary:
     """`bananabench modes generate`: load the tasks, open the model, write the responses file."""
+    if opts.out is not None:
+        require_writable(Path(opts.out).parent, "--out")
     task_list = tasks.load()
     backend, model, kind = open_backend(source, opts.name)
     with backend:
@@ -350,7 +353,9 @@ class RunOptions:
 def generate_and_evaluate(opts: RunOptions) -> EvaluationOutcome:
     """`bananabench modes run`: generate (or, under --resume, continue or reuse) and then evaluate."""
     tasks, source, generation = opts.tasks, opts.model, opts.generation
-    store = Store(opts.results)
+    store = writable_store(opts.results)
+    if generation.out is not None:
+        require_writable(Path(generation.out).parent, "--out")
     task_list = tasks.load()
     backend = None
     try:

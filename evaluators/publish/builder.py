@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators import __version__
+from evaluators.core.atomic import require_writable
 from evaluators.core.contract import AttemptKey
 from evaluators.core.errors import BadInput
 from evaluators.core.export import EXPORT_TABLES, export_store
@@ -35,7 +36,7 @@ from evaluators.core.store import Store
 from evaluators.publish import apps, artifacts, fmt
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
 from evaluators.publish.links import Links
-from evaluators.publish.queries import Queries
+from evaluators.publish.queries import Queries, reference_note
 from evaluators.publish.views import Attempt, Leaderboard, RunSummary
 
 log = logging.getLogger("bananabench")
@@ -90,6 +91,7 @@ def _environment(templates: Path):
         when=_when,
         pretty=_pretty,
         statuses=fmt.statuses,
+        reference=reference_note,
     )
     return env
 
@@ -137,7 +139,7 @@ class SiteBuilder:
         page = self.env.get_template(template).render(
             root=root, path=path, links=self.links, fmt=fmt, benchmarks=self.benchmarks,
             generated=self.generated, version=__version__, private=self.q.private,
-            has_diffs=bool(self.links.diffs), **context)
+            has_diffs=bool(self.links.diffs), references=self.q.reference_models, **context)
         self.write(path, page)
         self.pages += 1
 
@@ -309,7 +311,8 @@ class SiteBuilder:
                     categories.setdefault(model, {}).setdefault(key, {})[f"{s.scope}: {s.key}"] = \
                         [_finite(s.value), _finite(s.ci_low), _finite(s.ci_high), s.n]
         diffs = [[m, b, p] for (m, b), p in self.links.diffs.items()]
-        data = {"models": models, "columns": columns, "values": values, "categories": categories, "diffs": diffs}
+        data = {"models": models, "columns": columns, "values": values, "categories": categories, "diffs": diffs,
+                "references": sorted(self.q.reference_models)}
         self.write("assets/summaries.js", f"window.BBDATA=window.BBDATA||{{}};BBDATA.summaries={_js_literal(data)};\n")
         self.render("compare.html.j2", "compare.html", title="Compare two models")
 
@@ -374,6 +377,9 @@ def publish(store: Store, out: str | os.PathLike, *, private: bool = False, incl
         raise BadInput(f"{templates}: not a templates folder (no leaderboard.html.j2); run bananabench from a "
                        f"checkout (pip install -e .) or pass --templates DIR")
     _prepare_out(out)
+    require_writable(out.parent, "--out")  # the new site is built beside the old one, then swapped in
+    if out.exists():
+        require_writable(out, "--out")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     try:

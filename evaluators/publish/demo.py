@@ -15,7 +15,7 @@ def run(ctx: Any) -> None:
 
     with ctx.store.write():  # the store exists even if no step before this one recorded a run
         pass
-    result = publish(ctx.store, ctx.site)
+    result = publish(ctx.store, ctx.site, baselines=ctx.baselines)
     index = (result.path / "index.html").resolve()
     log.info("published %d pages in %.1f s", result.pages, result.seconds)
     ctx.notes.append(f"site: {index} (open it in a browser; it works from disk)")

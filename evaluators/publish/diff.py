@@ -121,6 +121,8 @@ def diff_models(q: Queries, model: str, baseline: str, *, seed: int = SEED,
     if not mine:
         raise BadInput(f"model {model!r} has no finished runs to compare")
     common = sorted(set(mine) & set(theirs), key=lambda k: (_bench_rank(q, k[0]), k))
+    if not common:
+        raise BadInput(f"{model} and {ref} have no benchmark in common: nothing to pair")
     q.load_outcomes([theirs[k]["run_id"] for k in common])
     q.load_outcomes([mine[k]["run_id"] for k in common])
     summaries = {s.run_id: s for s in q.summaries([mine[k] for k in common] + [theirs[k] for k in common])}
@@ -136,8 +138,8 @@ def _bench_rank(q: Queries, name: str) -> int:
 
 
 def diff_pairs(q: Queries, baselines: list[str], model: str | None = None) -> list[tuple[str, str]]:
-    """(model, baseline) pairs to compare: `model` (default: every other model, or a baseline run's own
-    model) against each baseline model or run."""
+    """(model, baseline) pairs to compare: `model` (default: every other model but reference runs, or a
+    baseline run's own model) against each baseline model or run."""
     pairs: list[tuple[str, str]] = []
     for baseline in baselines:
         kind, ref = q.resolve_baseline(baseline)
@@ -146,6 +148,6 @@ def diff_pairs(q: Queries, baselines: list[str], model: str | None = None) -> li
                 pairs.append((model, ref))
         elif kind == "run":
             pairs.append((q.run(ref)["model_name"], ref))
-        else:
-            pairs.extend((m, ref) for m in q.models() if m != ref)
+        else:  # reference runs (a task's own solution) are not a model to measure against a baseline
+            pairs.extend((m, ref) for m in q.models() if m != ref and m not in q.reference_models)
     return list(dict.fromkeys(pairs))

@@ -19,9 +19,10 @@ RATING_METRICS = frozenset({Metric.ELO})
 GRADE_METRICS = frozenset({Metric.MANUAL_GRADE})
 
 METRIC_LABELS = {
-    Metric.ACC_NORM: "acc_norm", Metric.ACC_CHARS: "acc_chars", Metric.WEIGHTED_ACCURACY: "weighted acc.", Metric.ELO: "Elo", Metric.PASS_AT_K: "pass@k",
-    Metric.DISTINCT_AT_K: "distinct@k", Metric.PCMD: "PCMD", Metric.MANUAL_GRADE: "human grade",
-    "n_correct": "correct", "n_wrong": "wrong", "n_unanswered": "unanswered", "n_error": "errors",
+    Metric.ACC_NORM: "acc_norm", Metric.ACC_CHARS: "acc_chars", Metric.WEIGHTED_ACCURACY: "weighted acc.",
+    Metric.ELO: "Elo", Metric.PASS_AT_K: "pass@k", Metric.DISTINCT_AT_K: "distinct@k", Metric.PCMD: "PCMD",
+    Metric.MANUAL_GRADE: "human grade", "n_correct": "correct", "n_wrong": "wrong", "n_unanswered": "unanswered",
+    "n_truncated": "truncated (cut by the token budget)", "n_error": "errors",
 }
 
 

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from evaluators.core import paired
-from evaluators.core.contract import ERROR_STATUSES, AttemptKey, Metric
+from evaluators.core.contract import ERROR_STATUSES, AttemptKey, Metric, RunKey
 from evaluators.core.errors import BadInput
 from evaluators.core.paired import Pairing, natural_key
 from evaluators.core.store import DB_NAME, Store
@@ -61,6 +61,12 @@ def _loads(value: Any) -> Any:
 def _dict(value: Any) -> dict[str, Any]:
     value = _loads(value)
     return value if isinstance(value, dict) else {}
+
+
+def reference_note(run: dict[str, Any]) -> str | None:
+    """What a reference run is (`runs.extra[RunKey.REFERENCE_RUN]`), or None for a model's run."""
+    note = (run.get("extra") or {}).get(RunKey.REFERENCE_RUN)
+    return note if isinstance(note, str) and note else None
 
 
 def safe_relpath(value: Any) -> PurePosixPath | None:
@@ -175,6 +181,16 @@ class Queries:
         """Every model with at least one visible run."""
         names = {r["model_name"] for r in self._runs.values() if not r["hidden"]}
         return sorted(names, key=lambda m: (m.lower(), m))
+
+    @functools.cached_property
+    def reference_models(self) -> dict[str, str]:
+        """Names whose visible runs are all reference runs (e.g. tasks' own solutions replayed, not a model's
+        work) -> what they are, in the evaluator's words; the site marks them so on every page."""
+        notes: dict[str, set[str | None]] = defaultdict(set)
+        for run in self._runs.values():
+            if not run["hidden"]:
+                notes[run["model_name"]].add(reference_note(run))
+        return {name: next(iter(seen)) for name, seen in notes.items() if None not in seen and len(seen) == 1}
 
     def current_runs(self, benchmark: str | None = None) -> list[dict[str, Any]]:
         """The leaderboard's runs (the store's `current_runs` view), by model, benchmark and split."""

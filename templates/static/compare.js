@@ -106,9 +106,11 @@
     out.appendChild(el("p", { "class": "empty-note" }, "Comparing needs at least two models with finished runs."));
     return;
   }
+  var references = data.references || [];
   data.models.forEach(function (m) {
-    selA.appendChild(el("option", { value: m }, m));
-    selB.appendChild(el("option", { value: m }, m));
+    var label = references.indexOf(m) >= 0 ? m + " (reference run, not a model)" : m;
+    selA.appendChild(el("option", { value: m }, label));
+    selB.appendChild(el("option", { value: m }, label));
   });
 
   function valueCell(kind, entry, official, reportable) {

@@ -236,8 +236,9 @@
     var node = document.getElementById("item-target");
     if (node) {
       node.querySelector("button").focus({ preventScroll: true });
-      // After the browser's own fragment scrolling (it finds no element named by the fragment).
-      setTimeout(function () { node.scrollIntoView({ block: "center" }); }, 0);
+      // After the browser's own fragment scrolling (it finds no element named by the fragment); the
+      // row lands just below the sticky header (the page's scroll padding), like any anchor.
+      setTimeout(function () { node.scrollIntoView({ block: "start" }); }, 0);
     }
   }
   window.addEventListener("hashchange", function () {

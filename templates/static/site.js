@@ -32,6 +32,14 @@
     }
   };
 
+  /* -- Anchors land below the sticky header, whatever its height (it wraps on narrow screens). -- */
+  var header = document.querySelector("header.top");
+  function syncHeaderHeight() {
+    if (header) { document.documentElement.style.setProperty("--header-h", header.offsetHeight + "px"); }
+  }
+  syncHeaderHeight();
+  window.addEventListener("resize", syncHeaderHeight);
+
   /* -- Theme: auto → light → dark, remembered in localStorage. -- */
   var THEMES = ["auto", "light", "dark"];
   function showTheme(button, theme) {

@@ -28,11 +28,12 @@ from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.http import TRANSIENT_ERRORS, HttpClient, HttpError, describe_error, normalize_base_url
 from evaluators.core.secrets import api_key_from_env
 
-# Keys of /props and /slots that change from one request to the next: not configuration.
+# Keys of /props and /slots that change from one request (or one server start) to the next: not
+# configuration. llama.cpp draws a random `media_marker` at every start.
 VOLATILE_KEYS = frozenset({
     "id_task", "is_processing", "next_token", "prompt", "is_sleeping", "n_past", "n_decoded",
     "tokens_cached", "t_start_process_prompt", "t_start_generation", "n_prompt_tokens_processed",
-    "created", "progress",
+    "created", "progress", "media_marker",
 })
 
 

@@ -2,10 +2,12 @@
 
 ROOTS is the workspace, then the task's `pythonpath` folders, joined with os.pathsep.
 
-pytest and the standard library are imported before ROOTS join sys.path (appended, never first);
+pytest and the standard library are imported before ROOTS join sys.path (after the standard library, before
+site-packages: paths.py);
 plugin autoloading is off, test folders are appended too (`--import-mode=append`), the cache plugin
-is off and the ini options `addopts` and `pythonpath` (which prepends) are cleared, so the run is
-what this file says.
+is off, the ini option `addopts` is cleared and the plugin behind the `pythonpath` ini option (which
+prepends, and which pytest 7.2 cannot even clear without an ini file) is disabled, so the run is what this
+file says.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paths import add_code_under_test  # noqa: E402
 from record import Record  # noqa: E402
 
 sys.path.pop(0)
@@ -52,9 +55,9 @@ def main(joined_roots: str, argv: list[str]) -> int:
     args, targets = argv[:cut], argv[cut + 1:]
     recorder = Recorder()
     roots = joined_roots.split(os.pathsep)
-    sys.path.extend(roots)
+    add_code_under_test(roots)
     os.chdir(roots[0])
-    return pytest.main(["--rootdir", roots[0], "-p", "no:cacheprovider", "-o", "addopts=", "-o", "pythonpath=",
+    return pytest.main(["--rootdir", roots[0], "-p", "no:cacheprovider", "-p", "no:python_path", "-o", "addopts=",
                         *args, "--import-mode=append", "-rfE", *targets], plugins=[recorder])
 
 

@@ -1,8 +1,8 @@
 """unittest runner: `python3 -I pyunit.py ROOTS TARGET...` loads each target and records every test.
 
 ROOTS is the workspace, then the task's `pythonpath` folders, joined with os.pathsep. The standard
-library (unittest included) is imported before they join sys.path, and they are appended after it,
-so nothing in the workspace can stand in for a standard module or the runner.
+library (unittest included) is imported before they join sys.path, after the standard library and before
+site-packages (paths.py), so nothing in the workspace can stand in for a standard module or the runner.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import traceback
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paths import add_code_under_test  # noqa: E402
 from record import Record  # noqa: E402
 
 sys.path.pop(0)
@@ -62,7 +63,7 @@ class RecordingResult(unittest.TextTestResult):
 def main(joined_roots: str, targets: list[str]) -> None:
     RecordingResult.record = Record()
     roots = joined_roots.split(os.pathsep)
-    sys.path.extend(roots)
+    add_code_under_test(roots)
     os.chdir(roots[0])
     loader = unittest.TestLoader()
     suite = unittest.TestSuite()

@@ -157,10 +157,10 @@ func TestMillionOpsFast(t *testing.T) {
 	}()
 	select {
 	case d := <-done:
-		if d > 3*time.Second {
+		if d > 10*time.Second {
 			t.Fatalf("1.2M operations took %v", d)
 		}
-	case <-time.After(6 * time.Second):
-		t.Fatal("1.2M operations did not finish within 6s")
+	case <-time.After(20 * time.Second):
+		t.Fatal("1.2M operations did not finish within 20s")
 	}
 }

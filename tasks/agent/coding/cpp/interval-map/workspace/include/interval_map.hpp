@@ -1,0 +1,40 @@
+// interval_map<K, V>: a value for every key of an ordered key type, stored as the points where it changes.
+#pragma once
+
+#include <iterator>
+#include <map>
+#include <utility>
+
+template <typename K, typename V>
+class interval_map {
+public:
+    // Every key maps to `initial` until something is assigned.
+    explicit interval_map(V const& initial) : m_valBegin(initial) {}
+
+    // Assign `val` to every key in [keyBegin, keyEnd); an empty range (!(keyBegin < keyEnd)) changes nothing.
+    void assign(K const& keyBegin, K const& keyEnd, V const& val) {
+        // TODO
+        (void)keyBegin;
+        (void)keyEnd;
+        (void)val;
+    }
+
+    // The value of `key`.
+    V const& operator[](K const& key) const {
+        auto it = m_map.upper_bound(key);
+        if (it == m_map.begin()) {
+            return m_valBegin;
+        }
+        return std::prev(it)->second;
+    }
+
+    // The change points: key -> value from that key up to the next change point.
+    std::map<K, V> const& segments() const { return m_map; }
+
+    // The value before the first change point.
+    V const& initial() const { return m_valBegin; }
+
+private:
+    V m_valBegin;
+    std::map<K, V> m_map;
+};

@@ -1,0 +1,1 @@
+../docs/advanced/semverwithvprefix.py

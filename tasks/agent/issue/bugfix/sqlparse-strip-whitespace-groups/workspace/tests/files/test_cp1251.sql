@@ -1,0 +1,1 @@
+insert into foo values (1); -- Песня про надежду
