@@ -174,8 +174,8 @@ def cmd_reference(args) -> int:
     from evaluators.agent import replay
 
     _print_summary(replay.run_reference(
-        args.results, tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.category,
-        tags=args.tag, rerun=args.rerun, name=args.name or replay.NAME))
+        args.results, tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.categories,
+        tags=args.tags, rerun=args.rerun, name=args.name or replay.NAME))
     return 0
 
 
