@@ -144,6 +144,8 @@ def parse(spec: BenchmarkSpec) -> Task:
             raise spec.error(("record", key), "only a letter answer has choices")
     if spec.build is not None:
         raise spec.error(("build",), "a chat benchmark has no [build]")
+    if spec.data.manifest:
+        raise spec.error(("data", "manifest"), "a chat benchmark reads one data file, not a manifest of splits")
     return task
 
 

@@ -120,9 +120,9 @@ class RecordMapper:
 
         self.spec = spec
         env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False)
-        env.filters["regex"] = _regex
-        env.globals["content_id"] = content_id
         self._undefined = jinja2.Undefined
+        env.filters["regex"] = _regex
+        env.globals["content_id"] = self._content_id
         self._errors = (jinja2.UndefinedError, jinja2.exceptions.SecurityError, TypeError, ValueError, KeyError,
                         IndexError, ArithmeticError, AttributeError)
         self._compiled: dict[str, Callable[[dict[str, Any]], Any]] = {}
@@ -136,9 +136,11 @@ class RecordMapper:
                 raise BadInput(located(spec.file, spec.locator.line(("record", key)), f"record.{key}",
                                        f"not a valid expression or template: {exc.message}")) from None
 
-    @property
-    def fields(self) -> tuple[str, ...]:
-        return tuple(self._compiled)
+    def _content_id(self, *values: Any) -> str:
+        for value in values:
+            if isinstance(value, self._undefined):
+                value._fail_with_undefined_error()  # a missing field is that error, not a hash of nothing
+        return content_id(*values)
 
     def map(self, record: dict[str, Any]) -> dict[str, Any]:
         out = {}
@@ -154,9 +156,11 @@ class RecordMapper:
         return out
 
     def error(self, path: Path, line: int | None, err: MappingError) -> BadInput:
-        """The BadInput for a record that failed: data file and line, item field, spec line."""
+        """The BadInput for a record that failed: data file and line, item field, the spec's expression and line."""
+        expression = self.spec.record.get(err.field)
+        mapped = f"record.{err.field} = {expression!r}" if expression else f"record.{err.field}"
         return BadInput(located(path, line, err.field,
-                                f"{err.message} (record.{err.field} at {self.spec.where('record', err.field)})"))
+                                f"{err.message} ({mapped} at {self.spec.where('record', err.field)})"))
 
 
 def _describe(exc: Exception) -> str:

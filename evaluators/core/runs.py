@@ -360,14 +360,15 @@ def run_dir(store: Store, run: dict[str, Any]) -> Path:
 
 
 def start_run(store: Store, spec: RunSpec, *, resume: bool = False, out_dir: str | os.PathLike | None = None,
-              policy: str = "public", benchmark_title: str | None = None,
-              headline_metric: str | None = None) -> Run:
+              policy: str = "public", benchmark_title: str | None = None, headline_metric: str | None = None,
+              description: str | None = None) -> Run:
     """Lock (model, benchmark), then resume the latest unfinished run or create a new one."""
     lock = _lock_for(store, spec).acquire()
     try:
         with store.write() as con:
             store.ensure_benchmark(spec.benchmark, spec.evaluator, policy=policy, title=benchmark_title,
-                                   version=spec.benchmark_version, headline_metric=headline_metric, con=con)
+                                   version=spec.benchmark_version, headline_metric=headline_metric,
+                                   description=description or None, con=con)
             # We hold the lock, so any "running" run of this pair was left by a crash.
             con.execute(
                 "UPDATE runs SET status = ? WHERE status = ? AND model_name = ? "

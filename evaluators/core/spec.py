@@ -345,12 +345,12 @@ def is_spec_path(text: str) -> bool:
 
 
 def resolve(name: str, evaluator: str | None = None) -> BenchmarkSpec:
-    """A built-in benchmark by id or alias, or a spec file by path; BadInput listing the choices otherwise."""
+    """A built-in benchmark by id or alias (any case), or a spec file by path; BadInput listing the choices otherwise."""
     if is_spec_path(name):
         spec = load_spec(name)
     else:
         known = builtin_specs()
-        spec = next((s for s in known if name in s.names), None)
+        spec = next((s for s in known if name.casefold() in {n.casefold() for n in s.names}), None)
         if spec is None:
             names = ", ".join(s.id + (f" ({', '.join(s.aliases)})" if s.aliases else "") for s in known
                               if evaluator is None or s.evaluator == evaluator)
