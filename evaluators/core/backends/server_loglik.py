@@ -35,6 +35,7 @@ from evaluators.core.backends.teacher_forcing import (
     N_PROBS_STEPS,
     POSITIVE_SLACK,
     Distribution,
+    Memo,
     Refused,
     Reply,
     ServerStats,
@@ -142,6 +143,22 @@ class ServerLoglikBackend(Backend):
         if not isinstance(tokens, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in tokens):
             raise EvaluationFailure(f"server at {self.base_url} failed to tokenize: {res.describe()}")
         return tokens
+
+    def tokenize_prompt(self, text: str) -> list[int]:
+        """`text` as llama.cpp's server tokenizes a completion prompt: BOS if the model wants one, special
+        tokens parsed."""
+        res = self._post("/tokenize", {"content": text, "add_special": True, "parse_special": True})
+        tokens = res.body.get("tokens") if res.ok else None
+        if not isinstance(tokens, list) or not tokens:
+            raise EvaluationFailure(f"server at {self.base_url} failed to tokenize a prompt: {res.describe()}")
+        return tokens
+
+    def detokenize(self, tokens: Sequence[int]) -> str:
+        res = self._post("/detokenize", {"tokens": list(tokens)})
+        content = res.body.get("content") if res.ok else None
+        if not isinstance(content, str):
+            raise EvaluationFailure(f"server at {self.base_url} failed to detokenize: {res.describe()}")
+        return content
 
     @property
     def bos_token_id(self) -> int | None:
@@ -274,6 +291,21 @@ class ServerLoglikBackend(Backend):
                 stop.set()
                 for fut in pending:
                     fut.cancel()
+
+    def prompt_logprobs(self, prompt: Sequence[int], memo: Memo, *, top: int = 1,
+                        generate: bool = False) -> list[Distribution]:
+        """Teacher-forced distributions after prompt[:j], j = 1..len-1 (and the whole prompt with `generate`):
+        what an OpenAI `echo` request asks for. Each one holds its target token and at least `top` entries."""
+        if self.forcing is None:
+            raise Refused(f"server at {self.base_url} echoes prompt log-probs itself; ask it directly")
+        prompt = tuple(prompt)
+        last = len(prompt) + 1 if generate else len(prompt)
+        out: dict[int, Distribution] = {}
+        with self.forcing.slot() as slot:
+            for j in (*range(1, last, 2), *range(2, last, 2)):  # odd then even: two new tokens per request
+                need = prompt[j] if j < len(prompt) else None
+                out[j] = self.forcing.distribution(slot, prompt[:j], memo, need=need, width=top)
+        return [out[j] for j in range(1, last)]
 
     def _checked_echo(self, res: Reply, n_prompt: int) -> list[float]:
         """The prompt's log-probs from an echo reply that passed every check, else Refused."""

@@ -30,7 +30,8 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,6 +156,32 @@ class ServerStats:
                 "full_vocab_requests": self.full_vocab_requests, "detour_requests": self.detours}
 
 
+class DistributionCache:
+    """A bounded, thread-safe memo of distributions by prompt (least recently used dropped first)."""
+
+    def __init__(self, size: int = 100_000):
+        self.size = size
+        self._items: OrderedDict[tuple[int, ...], Distribution] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, prompt: tuple[int, ...]) -> Distribution | None:
+        with self._lock:
+            dist = self._items.get(prompt)
+            if dist is not None:
+                self._items.move_to_end(prompt)
+            return dist
+
+    def __setitem__(self, prompt: tuple[int, ...], dist: Distribution) -> None:
+        with self._lock:
+            self._items[prompt] = dist
+            self._items.move_to_end(prompt)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+Memo = MutableMapping[tuple[int, ...], Distribution] | DistributionCache
+
+
 class Gate:
     """Two-token requests run side by side; any other request has the server to itself (writers first)."""
 
@@ -240,13 +267,12 @@ class TeacherForcing:
                 self._free.append(slot)
                 self._slots.notify()
 
-    def logprob(self, slot: Slot, prompt: tuple[int, ...], target: int,
-                memo: dict[tuple[int, ...], Distribution]) -> tuple[float, int]:
+    def logprob(self, slot: Slot, prompt: tuple[int, ...], target: int, memo: Memo) -> tuple[float, int]:
         """log p(target | prompt) and the argmax token; widens (32, 1024, all) until the target is in."""
         dist = self.distribution(slot, prompt, memo, need=target)
         return dist.found[target], dist.best
 
-    def distribution(self, slot: Slot, prompt: tuple[int, ...], memo: dict[tuple[int, ...], Distribution], *,
+    def distribution(self, slot: Slot, prompt: tuple[int, ...], memo: Memo, *,
                      need: int | None = None, width: int = 1) -> Distribution:
         """The distribution after `prompt` holding token `need` and at least `width` entries (memoised)."""
         seen = memo.get(prompt)
