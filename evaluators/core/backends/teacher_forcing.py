@@ -348,5 +348,6 @@ class TeacherForcing:
             self._unverified = True
             log.warning("server at %s reports no timings.prompt_n: cannot verify which tokens it evaluated",
                         self.base_url)
-        slot.cached = prompt
+        # a token evaluated alone took the other kernel path: later requests must not build on its KV cells
+        slot.cached = prompt if planned >= 2 else None
         return res
