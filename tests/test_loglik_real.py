@@ -110,12 +110,23 @@ def test_gguf_and_server_teacher_forcing_agree_and_the_server_ignores_concurrenc
         assert four.method == "teacher_forcing" and four.workers == 4
         got = dict(four.loglikelihood(subset))
         one = dict(ServerLoglikBackend.connect(server.base_url, concurrency=1).loglikelihood(subset[::-1]))
+        # the logits are the same: renormalised over the server's whole distribution, a log-prob matches to
+        # float32 rounding; the server's own float32 softmax sum is what puts ~1e-4 on each token
+        with four.forcing.slot() as slot:
+            for i in (0, 5, 17):
+                req, j = subset[i], len(subset[i].continuation) - 1
+                dist = four.forcing.distribution(slot, req.context + req.continuation[:j], {}, width=four.n_vocab)
+                values = np.array(list(dist.found.values()), dtype=np.float64)
+                renormalised = dist.found[req.continuation[j]] - (values.max() + np.log(np.exp(values - values.max()).sum()))
+                assert abs(renormalised - expected[i].token_logprobs[j]) <= 1e-5
     sums = np.array([got[i].logprob_sum - expected[i].logprob_sum for i in range(n)])
     means = np.array([sums[i] / expected[i].n_tokens for i in range(n)])
-    assert np.abs(means).max() <= 1e-3 and np.abs(sums).max() <= 2e-3, (np.abs(means).max(), np.abs(sums).max())
+    assert np.abs(means).max() <= 1e-3 and np.abs(sums).max() <= 3e-3, (np.abs(means).max(), np.abs(sums).max())
     assert predictions(got, sizes[:12]) == predictions(expected, sizes[:12])
-    for i in range(n):  # the server's own numbers do not move with concurrency or order
-        assert one[n - 1 - i].token_logprobs == got[i].token_logprobs
+    # the server's own numbers do not move with order or concurrency, but for the final projection's
+    # rounding when several slots' output rows share one batch (a last operation: nothing amplifies it)
+    worst = max(np.abs(np.subtract(one[n - 1 - i].token_logprobs, got[i].token_logprobs)).max() for i in range(n))
+    assert worst <= 1e-5, worst
 
 
 @pytest.mark.slow

@@ -17,8 +17,9 @@ Every position is thus computed on the batched kernel path, at KV cell = positio
 its own context in the cache: a score depends on the tokens of (context, continuation), the model
 file and the settings (flash attention off, f32 KV cache, float32 log-softmax) — not on the other
 items, their order, the thread count or `n_batch`. llama.cpp's server driven by `teacher_forcing`
-computes the same logits. A recurrent or hybrid model cannot cut its state back, so there each
-continuation is decoded with its context from scratch (the same numbers, more work).
+computes the same hidden states (its final projection may round differently, ~1e-6). A recurrent or
+hybrid model cannot cut its state back, so there each continuation is decoded with its context from
+scratch (the same numbers, more work).
 """
 
 from __future__ import annotations

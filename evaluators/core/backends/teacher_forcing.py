@@ -18,8 +18,10 @@ sends a two-token *detour* that cuts the cache back. Requests that must evaluate
 a slot whose cache is unknown) run alone on the server (`Gate`), and never leave a lone token at
 the end of a 512-token micro-batch. Each reply's `timings.prompt_n` must equal the tokens planned;
 a slot whose cache turned out different is recomputed from scratch. The in-process backend
-(`gguf.py`) computes every position with the same kernel path at the same cells, so both give the
-same logits; the server's float32 softmax normaliser adds up to ~2e-4 per token (49k vocabulary).
+(`gguf.py`) computes every position with the same kernel path at the same cells, so both reach the
+same hidden states; the final projection, which the server runs on one output row per request (or on
+several slots' rows at once), may round differently (~1e-6 to 1e-5, a last step nothing amplifies), and
+the server's float32 softmax sum adds up to ~3e-4 per token (49k vocabulary).
 """
 
 from __future__ import annotations
