@@ -107,7 +107,8 @@ def run_agent(*, name: str, base_url: str, results: str | os.PathLike | None = N
 
     `options` are the fields of `evaluators.agent.run.AgentRunOptions` (model_id, ctx, tasks_dir, only,
     exclude, categories, tags, attempts, parallel, thinking, reasoning, max_tokens, keep_workspaces,
-    timeout_s, idle_s, max_tool_calls, rerun, dry_run, config, image, memory, pids, cpus, api_key). Returns
+    timeout_s, idle_s, max_tool_calls, workspace_mb, rerun, dry_run, config, image, memory, pids, cpus,
+    api_key). Returns
     `{"run_id", "dir", "scores"}` (or `{"dry_run": True}`).
     """
     from evaluators.agent.run import AgentRunOptions, run_agent_benchmark

@@ -6,7 +6,8 @@ set -euo pipefail
 # podman+runc: the agent sandbox; chromium: browser tests and screenshots; golang-go, rustc, cargo, g++:
 # the toolchains agent tasks use (the offline sandbox image mounts the host's /usr read-only).
 # git, patch: the agent sandbox's diff and [repo] tasks.
-packages=(podman runc chromium golang-go rustc cargo g++ python3 git patch)
+# python3-pytest: the `pytest` runner of agent tasks (the sandbox runs the hidden tests with Debian's python3).
+packages=(podman runc chromium golang-go rustc cargo g++ python3 python3-pytest git patch)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

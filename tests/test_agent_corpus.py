@@ -55,7 +55,7 @@ def test_task_contents():
         assert len(task.prompt) > 150, f"{task.id}: prompt too short to read like a real request"
         assert task.solution_dir.is_dir() and any(task.solution_dir.rglob("*")), task.id
         assert task.verify_dir.is_dir() and any(task.verify_dir.rglob("*")), task.id
-        assert task.verify_timeout_s <= 300, task.id
+        assert task.verify.timeout_s <= 300 and task.verify.tests, task.id
         for path in task.dir.rglob("*"):
             assert path.name not in LEFTOVERS, f"{path}: build leftovers in a task"
         if task.category == "frontend":

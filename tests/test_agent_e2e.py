@@ -58,13 +58,16 @@ def test_pass_fail_and_manual_frontend(tmp_path: Path):
         extra = row["extra"]
         assert len(extra["task_hash"]) == 64 and extra["server_fingerprint"] == run["extra"]["server_fingerprint"]
         attempt_dir = results / extra["artifacts"]
-        for name in ("events.jsonl", "changes.diff", "final_message.md", "verify.log", "attempt.json"):
+        for name in ("events.jsonl", "changes.diff", "final_message.md", "verify.log", "verify.json", "attempt.json"):
             assert (attempt_dir / name).is_file(), name
         events = (attempt_dir / "events.jsonl").read_text()
         assert '"message_update"' not in events
     assert digits["extra"]["tool_calls_by_name"] == {"read": 1, "write": 1}
     assert "digits.py" in (results / digits["extra"]["artifacts"] / "changes.diff").read_text()
-    assert "SCORE: 0.80" in (results / digits["extra"]["artifacts"] / "verify.log").read_text()
+    verdict = json.loads((results / digits["extra"]["artifacts"] / "verify.json").read_text())
+    assert verdict["not_passed"] == ["test_digits.DigitSum.test_negative"] and verdict["missing"] == []
+    assert digits["extra"]["reason"].startswith("1 of 5 expected tests did not pass")
+    assert hello["extra"]["verdict"]["reason"] == "all 1 expected test passed"
     # hidden tests never reach the kept workspace of a manual task
     shots = counter["extra"]["screenshots"]
     for view in ("desktop", "mobile"):

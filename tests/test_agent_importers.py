@@ -155,7 +155,7 @@ def import_pr(tasks: Path, api: str, *args: str, env: dict | None = None):
 
 def test_import_pr_from_the_api_makes_a_valid_task(tmp_path, repo, github):
     tasks = tmp_path / "tasks"
-    out = import_pr(tasks, github.url, "acme/calc", "12", "calc-cents", "--verify", "python3 -m unittest {tests}",
+    out = import_pr(tasks, github.url, "acme/calc", "12", "calc-cents", "--runner", "unittest",
                     "--repo-url", repo["path"].as_uri())
     assert out.returncode == 0, out.stderr
     task = tasks / "issue" / "bugfix" / "calc-cents"
@@ -163,7 +163,8 @@ def test_import_pr_from_the_api_makes_a_valid_task(tmp_path, repo, github):
     assert meta["category"] == "issue/bugfix"
     assert meta["tags"] == ["python", "bugfix", "large", "real-issue"]
     assert meta["repo"] == {"url": repo["path"].as_uri(), "rev": repo["base"]}
-    assert meta["verify"]["cmd"] == "python3 -m unittest tests/test_calc.py"
+    assert meta["verify"] == {"runner": "unittest", "tests": [], "timeout_s": 900}
+    assert "agent validate --write-tests" in out.stdout
     assert (task / "prompt.md").read_text() == "# add_cents drops the cents\n\n`add_cents(0.1, 0.2)` returns 0 instead of 0.3.\n"
     assert (task / "verify" / "tests" / "test_calc.py").read_text() == TEST_AFTER
     patch = (task / "solution" / "solution.patch").read_text()
@@ -172,16 +173,23 @@ def test_import_pr_from_the_api_makes_a_valid_task(tmp_path, repo, github):
     for file in task.rglob("*"):
         if file.is_file():
             assert TOKEN not in file.read_text(errors="replace")
+    cache = {"BANANABENCH_AGENT_CACHE": str(tmp_path / "cache")}
+    unfinished = run_cli("agent", "lint", "--tasks-dir", str(tasks))
+    assert unfinished.returncode == 2 and "no expected tests" in unfinished.stdout
+    assert run_cli("agent", "validate", "--native", "--tasks-dir", str(tasks), env=cache).returncode == 2
+    written = run_cli("agent", "validate", "--native", "--write-tests", "--tasks-dir", str(tasks), env=cache)
+    assert written.returncode == 0, written.stdout + written.stderr
+    meta = tomllib.loads((task / "task.toml").read_text())
+    assert meta["verify"]["tests"] and all(t.startswith("tests.test_calc.") for t in meta["verify"]["tests"])
     assert run_cli("agent", "lint", "--tasks-dir", str(tasks)).returncode == 0
-    validated = run_cli("agent", "validate", "--native", "--tasks-dir", str(tasks),
-                        env={"BANANABENCH_AGENT_CACHE": str(tmp_path / "cache")})
+    validated = run_cli("agent", "validate", "--native", "--tasks-dir", str(tasks), env=cache)
     assert validated.returncode == 0, validated.stdout + validated.stderr
     assert "start state fails" in validated.stdout and "solution passes" in validated.stdout
 
 
 def test_import_from_a_local_clone_asks_github_only_for_the_issue(tmp_path, repo, github):
     tasks = tmp_path / "tasks"
-    out = import_pr(tasks, github.url, "acme/calc", "12", "calc-cents-local", "--verify", "python3 -m unittest {tests}",
+    out = import_pr(tasks, github.url, "acme/calc", "12", "calc-cents-local", "--runner", "unittest",
                     "--commit", repo["fix"][:10], "--git", str(repo["path"]), "--kind", "feature")
     assert out.returncode == 0, out.stderr
     assert [r["path"] for r in github.requests] == ["/repos/acme/calc/issues/7"]
@@ -199,7 +207,7 @@ def test_import_from_a_local_clone_asks_github_only_for_the_issue(tmp_path, repo
     (["acme/calc", "12", "Bad Name"], "NAME"),
 ])
 def test_import_pr_bad_input(tmp_path, github, args, message):
-    out = import_pr(tmp_path / "tasks", github.url, *args, "--verify", "true")
+    out = import_pr(tmp_path / "tasks", github.url, *args, "--runner", "unittest")
     assert out.returncode == 2, out.stderr
     assert message in out.stderr
     assert not (tmp_path / "tasks" / "issue").exists() or not any((tmp_path / "tasks" / "issue").rglob("task.toml"))
@@ -207,13 +215,13 @@ def test_import_pr_bad_input(tmp_path, github, args, message):
 
 def test_import_pr_refuses_to_overwrite_and_reports_network_failures(tmp_path, repo, github):
     tasks = tmp_path / "tasks"
-    args = ("acme/calc", "12", "calc-cents", "--verify", "python3 -m unittest {tests}")
+    args = ("acme/calc", "12", "calc-cents", "--runner", "unittest")
     assert import_pr(tasks, github.url, *args).returncode == 0
     again = import_pr(tasks, github.url, *args)
     assert again.returncode == 2 and "already exists" in again.stderr
     assert import_pr(tasks, github.url, *args, "--force").returncode == 0
     assert [p.name for p in (tasks / "issue" / "bugfix").iterdir()] == ["calc-cents"]  # no temp leftovers
-    down = import_pr(tasks, "http://127.0.0.1:9", "acme/calc", "12", "other", "--verify", "true")
+    down = import_pr(tasks, "http://127.0.0.1:9", "acme/calc", "12", "other", "--runner", "unittest")
     assert down.returncode == 3 and "cannot reach" in down.stderr
 
 

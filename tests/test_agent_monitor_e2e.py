@@ -95,6 +95,13 @@ def _wait_for_requests(mock: MockOpenAI, n: int, proc: subprocess.Popen, timeout
         time.sleep(0.1)
 
 
+def mounts_under(path: Path) -> list[str]:
+    """Mount points below `path` (the attempts' size-limited file systems)."""
+    prefix = str(path.resolve()) + "/"
+    return [line.split()[1] for line in Path("/proc/self/mounts").read_text().splitlines()
+            if line.split()[1].startswith(prefix)]
+
+
 def test_sigterm_sigkill_then_resume(tmp_path: Path):
     tasks = tmp_path / "tasks"
     write_task(tasks, "smoke/first", prompt="TASK-FIRST: write done.txt")
@@ -112,7 +119,7 @@ def test_sigterm_sigkill_then_resume(tmp_path: Path):
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 128 + signal.SIGTERM, err
-        assert containers_of("resumer") == []
+        assert containers_of("resumer") == [] and mounts_under(results) == []
         run, attempts = _attempts(results)
         assert run["status"] == "interrupted" and set(attempts) == {"smoke/first"}
 
@@ -122,6 +129,7 @@ def test_sigterm_sigkill_then_resume(tmp_path: Path):
         _wait_for_requests(mock, 4, killed)
         os.kill(killed.pid, signal.SIGKILL)
         killed.wait()
+        assert mounts_under(results)               # the in-flight attempt's workspace is still mounted
         # A crash can leave a container running (e.g. podman itself killed): plant one labelled with a
         # dead runner pid; the next run must remove it.
         subprocess.run(["podman", "run", "-d", "--runtime", "runc", "--ulimit", "nofile=1024:1024",
@@ -134,7 +142,7 @@ def test_sigterm_sigkill_then_resume(tmp_path: Path):
         done = run_cli(*_run_cmd(mock.base_url, results, tasks)[3:])
     assert done.returncode == 0, done.stderr
     assert "stale container" in done.stderr
-    assert containers_of("resumer") == []
+    assert containers_of("resumer") == [] and mounts_under(results) == []
     run2, attempts = _attempts(results)
     assert run2["run_id"] == run["run_id"] and run2["status"] == "finished"
     assert {k: a["status"] for k, a in attempts.items()} == {"smoke/first": "passed", "smoke/second": "passed"}

@@ -5,7 +5,10 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import time
 from pathlib import Path
+
+import pytest
 
 from evaluators.agent.proxy import ModelProxy
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply
@@ -65,3 +68,94 @@ def test_upstream_down_is_a_502_and_recorded(tmp_path: Path):
         status, data = _post(proxy, "/v1/chat/completions", {"messages": []})
         assert status == 502 and b"upstream unreachable" in data
         assert len(proxy.traffic.upstream_failures()) == 1
+
+
+def _raw(proxy: ModelProxy) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(str(proxy.socket_path))       # blocking: waits for room in the listen queue
+    sock.settimeout(10)
+    return sock
+
+
+def _status(sock: socket.socket) -> int | None:
+    """The status code of the response on `sock`, None when the proxy closed without answering."""
+    data = b""
+    try:
+        while b"\r\n" not in data:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        pass
+    return int(data.split()[1]) if data.startswith(b"HTTP/") else None
+
+
+def _head(length: str, path: str = "/v1/chat/completions", extra: str = "") -> bytes:
+    return f"POST {path} HTTP/1.1\r\nHost: sandbox\r\nContent-Length: {length}\r\n{extra}\r\n".encode()
+
+
+@pytest.mark.parametrize("length, extra, want", [
+    ("-1", "", 400), ("1e3", "", 400), ("abc", "", 400), ("+5", "", 400), ("0x10", "", 400),
+    ("5", "Content-Length: 6\r\n", 400), (str(64 << 20), "", 413), ("99999999999999999999", "", 413),
+    ("5", "Transfer-Encoding: chunked\r\n", 411),
+])
+def test_bad_lengths_are_refused_before_reading(tmp_path: Path, length: str, extra: str, want: int):
+    with ModelProxy(tmp_path / "s", "http://127.0.0.1:9", "m") as proxy:
+        for path in ("/v1/chat/completions", "/v1/embeddings"):
+            sock = _raw(proxy)
+            sock.sendall(_head(length, path, extra))
+            assert _status(sock) == want, (length, path)
+            sock.close()
+        assert proxy.traffic.requests == [] and proxy.traffic.buffered == 0
+
+
+def test_a_negative_length_cannot_make_the_proxy_buffer_a_stream(tmp_path: Path):
+    """Content-Length: -1 used to mean `read until the client stops`: the host buffered whatever came."""
+    with ModelProxy(tmp_path / "s", "http://127.0.0.1:9", "m") as proxy:
+        sock = _raw(proxy)
+        sock.sendall(_head("-1"))
+        sent, block = 0, b"x" * (1 << 20)
+        try:
+            while sent < (256 << 20):
+                sock.sendall(block)
+                sent += len(block)
+        except OSError:
+            pass                                   # the proxy answered and closed: the rest was never read
+        assert _status(sock) in (400, None) and sent < (32 << 20), sent
+        sock.close()
+
+
+def test_buffered_bytes_and_connections_are_bounded_per_attempt(tmp_path: Path):
+    with MockOpenAI(models=[ModelSpec(id="m")]) as mock, ModelProxy(tmp_path / "s", mock.base_url, "m") as proxy:
+        holders = []
+        for _ in range(2):                         # two bodies of 30 MiB announced, one byte sent: 60 MiB held
+            sock = _raw(proxy)
+            sock.sendall(_head(str(30 << 20)) + b"{")
+            holders.append(sock)
+        deadline = time.monotonic() + 10
+        while proxy.traffic.buffered < (60 << 20) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        third = _raw(proxy)
+        third.sendall(_head(str(30 << 20)) + b"{")
+        assert _status(third) == 503               # the budget is spent: refused, not buffered
+        third.close()
+        flood = [_raw(proxy) for _ in range(40)]
+        for sock in flood:
+            sock.settimeout(0.5)
+        refused = 0
+        for sock in flood:
+            try:
+                refused += sock.recv(1) == b""
+            except (TimeoutError, OSError):
+                pass
+        assert refused >= 40 - (16 - 2) - 1 and proxy.traffic.refused_connections >= refused
+        for sock in flood + holders:
+            sock.close()
+        while (proxy.traffic.buffered or proxy.traffic.connections) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert proxy.traffic.buffered == 0
+        conn = UnixHTTPConnection(proxy.socket_path)
+        conn.request("GET", "/v1/models")
+        assert conn.getresponse().status == 200    # still serving
+        conn.close()

@@ -2,8 +2,9 @@
 
 One container (the agent's configuration: workspace, model socket, bridge) runs a probe script
 that tries the network, DNS, a host loopback service, the hidden verify/ files, writes outside
-the workspace and a non-allowed proxy endpoint; a second one runs a fork bomb and a memory bomb
-under small limits.
+the workspace and a non-allowed proxy endpoint; another sends the proxy bad and endless request
+bodies and a connection flood from inside the sandbox; a third runs a fork bomb and a memory bomb
+under small limits; a fourth fills its size-limited workspace.
 """
 
 from __future__ import annotations
@@ -89,6 +90,62 @@ sys.exit(0)
 '''
 
 
+PROXY_ATTACKS = r'''
+import json, socket, time
+def conn():
+    s = socket.create_connection(("127.0.0.1", 8080), timeout=20)
+    return s
+def status(s):
+    data = b""
+    try:
+        while b"\r\n" not in data:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        pass
+    return int(data.split()[1]) if data.startswith(b"HTTP/") else None
+def head(length, extra=""):
+    return (f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n{extra}\r\n").encode()
+out = {}
+for name, length, extra in (("negative", "-1", ""), ("exponent", "1e3", ""), ("letters", "abc", ""),
+                            ("twice", "5", "Content-Length: 6\r\n"), ("huge", str(1 << 40), ""),
+                            ("chunked", "5", "Transfer-Encoding: chunked\r\n")):
+    s = conn(); s.sendall(head(length, extra)); out[name] = status(s); s.close()
+# an endless body behind a negative length: how much gets in before the proxy hangs up
+s = conn(); s.sendall(head("-1")); sent = 0; block = b"x" * (1 << 20)
+try:
+    while sent < (512 << 20):
+        s.sendall(block); sent += len(block)
+except OSError:
+    pass
+out["endless_sent_mib"] = sent >> 20
+s.close()
+# hold the buffer budget, then a connection flood
+holders = []
+for _ in range(2):
+    h = conn(); h.sendall(head(30 << 20) + b"{"); holders.append(h)
+time.sleep(1)
+s = conn(); s.sendall(head(30 << 20) + b"{"); out["over_budget"] = status(s); s.close()
+flood = [conn() for _ in range(60)]
+time.sleep(1)
+closed = 0
+for f in flood:
+    f.settimeout(1)
+    try:
+        closed += f.recv(1) == b""
+    except OSError:
+        pass
+out["flood_closed"] = closed
+for f in flood + holders:
+    f.close()
+time.sleep(1)
+s = conn(); s.sendall(b"GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n"); out["after"] = status(s); s.close()
+print("PROXY " + json.dumps(out), flush=True)
+'''
+
+
 @pytest.fixture(scope="module")
 def sandbox() -> Sandbox:
     podman = pm.detect()
@@ -98,7 +155,7 @@ def sandbox() -> Sandbox:
 
 def test_escape_attempts_fail(sandbox: Sandbox, tmp_path: Path):
     marker = "HIDDEN-VERIFY-MARKER-7f3a"
-    assert marker in (FIXTURES / "smoke" / "hello" / "verify" / "check.sh").read_text()
+    assert marker in (FIXTURES / "smoke" / "hello" / "verify" / "check.py").read_text()
     workspace = tmp_path / "workspace"
     shutil.copytree(FIXTURES / "smoke" / "hello" / "workspace", workspace)
     (workspace / "probe.py").write_text(PROBE)
@@ -137,6 +194,36 @@ def test_escape_attempts_fail(sandbox: Sandbox, tmp_path: Path):
     assert sorted(proxy.traffic.denied) == sorted(
         ["GET /props", "GET /slots", "POST /slots/0?action=erase", "GET /health", "POST /v1/embeddings",
          "DELETE /v1/models"])
+
+
+def test_proxy_attacks_from_inside_the_sandbox_cost_the_host_nothing(sandbox: Sandbox, tmp_path: Path):
+    """Bad lengths get 400/411/413 unread; an endless body is cut off; budget and connection caps hold."""
+    import resource
+
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "attacks.py").write_text(PROXY_ATTACKS)
+    chown_tree(workspace, *sandbox.podman.owner_ids())
+    config = tmp_path / "config"
+    config.mkdir()
+    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with MockOpenAI(models=[ModelSpec(id="m")]) as mock, ModelProxy(tmp_path / "sock", mock.base_url, "m") as proxy:
+        argv = sandbox.agent_argv(sandbox.name("agent"), workspace=workspace, socket_dir=proxy.directory,
+                                  config_dir=config, command=["node", "/opt/bananabench/bridge.js",
+                                                              "/run/model/model.sock", "8080", "--",
+                                                              "python3", "/workspace/attacks.py"])
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+        refused = proxy.traffic.refused_connections
+    line = next((x for x in proc.stdout.splitlines() if x.startswith("PROXY ")), None)
+    assert line, proc.stdout + proc.stderr
+    out = json.loads(line[len("PROXY "):])
+    assert (out["negative"], out["exponent"], out["letters"], out["twice"]) == (400, 400, 400, 400)
+    assert (out["huge"], out["chunked"]) == (413, 411)
+    assert out["endless_sent_mib"] < 64, out              # the bridge's and kernel's buffers, not the proxy's
+    assert out["over_budget"] == 503 and out["after"] == 200
+    assert out["flood_closed"] >= 60 - 16 and refused >= out["flood_closed"] - 2
+    grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before) / 1024
+    assert grown_mib < 100, grown_mib                         # the host side held at most the 64 MiB budget
 
 
 def test_fork_bomb_and_memory_bomb_are_contained(sandbox: Sandbox, tmp_path: Path):

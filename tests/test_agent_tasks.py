@@ -21,7 +21,7 @@ def test_fixture_tasks_load_and_follow_the_scheme():
     assert [t.id for t in tasks] == ["coding/python/digit-sum", "frontend/counter", "smoke/hello"]
     counter = tasks[1]
     assert counter.manual and counter.screenshot.mobile_width == 390 and counter.checklist is not None
-    assert tasks[0].agent == {"timeout_s": 600.0} and tasks[0].verify_timeout_s == 120
+    assert tasks[0].agent == {"timeout_s": 600.0} and tasks[0].verify.timeout_s == 120
     assert lint.lint(tasks) == []
 
 
@@ -31,18 +31,32 @@ def _task(tmp_path: Path, toml: str, task_id: str = "smoke/t") -> Path:
     return directory
 
 
+V = '[verify]\nrunner = "script"\ncmd = "true"\ntests = ["t"]\n'
+
+
 @pytest.mark.parametrize("toml, message", [
-    ('title = "x"\ncategory = "smoke"\n[verify]\ncmd = "true"\nnetwork = true\n', None),
-    ('title = "x"\ncategory = "smoke"\nnetwork = true\n[verify]\ncmd = "true"\n', "network"),
-    ('title = "x"\ncategory = "coding"\n[verify]\ncmd = "true"\n', "category"),
-    ('title = "x"\ncategory = "smoke"\n', "verify.cmd"),
-    ('title = "x"\ncategory = "smoke"\ncolour = 1\n[verify]\ncmd = "true"\n', "colour"),
-    ('title = "x"\ncategory = "smoke"\ngrade = "auto-ish"\n[verify]\ncmd = "true"\n', "grade"),
-    ('title = "x"\ncategory = "smoke"\n[verify]\ncmd = "true"\n[agent]\nidle_s = -1\n', "idle_s"),
-    ('title = "x"\ncategory = "smoke"\n[verify]\ncmd = "true"\n[agent]\nnaps = 3\n', "naps"),
-    ('title = "x"\ncategory = "smoke"\n[verify]\ncmd = "true"\n[screenshot]\npath = "../x.html"\n', "screenshot.path"),
-    ('title = "x"\ncategory = "smoke"\n[verify]\ncmd = "true"\n[repo]\nurl = "u"\n', "repo.rev"),
-    ('title = "x"\ncategory = "smoke"\n[verify\ncmd = "true"\n', "line 3"),
+    ('title = "x"\ncategory = "smoke"\n' + V + 'network = true\n', None),
+    ('title = "x"\ncategory = "smoke"\nnetwork = true\n' + V, "network"),
+    ('title = "x"\ncategory = "coding"\n' + V, "category"),
+    ('title = "x"\ncategory = "smoke"\n', "verify"),
+    ('title = "x"\ncategory = "smoke"\n[verify]\ncmd = "true"\n', "verify.cmd: a verify command alone"),
+    ('title = "x"\ncategory = "smoke"\n[verify]\nrunner = "jest"\ntests = ["t"]\n', "verify.runner"),
+    ('title = "x"\ncategory = "smoke"\n[verify]\nrunner = "unittest"\n', "verify.tests"),
+    ('title = "x"\ncategory = "smoke"\n[verify]\nrunner = "unittest"\ntests = "a"\n', "verify.tests"),
+    ('title = "x"\ncategory = "smoke"\n[verify]\nrunner = "unittest"\ntests = ["a", "a"]\n', "verify.tests"),
+    ('title = "x"\ncategory = "smoke"\n[verify]\nrunner = "unittest"\ntests = ["a"]\nvet = true\n', "verify.vet"),
+    ('title = "x"\ncategory = "smoke"\n[verify]\nrunner = "cpp"\ntests = ["a"]\nbuild = "make"\n', "verify.binaries"),
+    ('title = "x"\ncategory = "smoke"\n[verify]\nrunner = "script"\ntests = ["a"]\n', "verify.cmd"),
+    ('title = "x"\ncategory = "smoke"\n[verify]\nrunner = "go"\ntests = ["a"]\nrestore = ["/etc/x"]\n',
+     "verify.restore"),
+    ('title = "x"\ncategory = "smoke"\n[verify]\nrunner = "go"\ntests = ["a"]\npartial = "yes"\n', "verify.partial"),
+    ('title = "x"\ncategory = "smoke"\ncolour = 1\n' + V, "colour"),
+    ('title = "x"\ncategory = "smoke"\ngrade = "auto-ish"\n' + V, "grade"),
+    ('title = "x"\ncategory = "smoke"\n' + V + '[agent]\nidle_s = -1\n', "idle_s"),
+    ('title = "x"\ncategory = "smoke"\n' + V + '[agent]\nnaps = 3\n', "naps"),
+    ('title = "x"\ncategory = "smoke"\n' + V + '[screenshot]\npath = "../x.html"\n', "screenshot.path"),
+    ('title = "x"\ncategory = "smoke"\n' + V + '[repo]\nurl = "u"\n', "repo.rev"),
+    ('title = "x"\ncategory = "smoke"\n[verify\nrunner = "script"\n', "line 3"),
 ])
 def test_bad_task_files_name_file_line_and_field(tmp_path: Path, toml: str, message: str | None):
     directory = _task(tmp_path, toml)
@@ -56,7 +70,7 @@ def test_bad_task_files_name_file_line_and_field(tmp_path: Path, toml: str, mess
 
 
 def test_network_error_points_at_its_line(tmp_path: Path):
-    directory = _task(tmp_path, 'title = "x"\ncategory = "smoke"\nnetwork = true\n[verify]\ncmd = "true"\n')
+    directory = _task(tmp_path, 'title = "x"\ncategory = "smoke"\nnetwork = true\n' + V)
     with pytest.raises(BadInput, match=r"task.toml:3: network: tasks get no network"):
         datasets.load_task(directory, tmp_path)
 
@@ -91,7 +105,7 @@ def test_selection_globs_and_hash(tmp_path: Path):
     assert pick(only=["*/counter", "smoke/*"], exclude=["smoke/*"]) == ["frontend/counter"]
     assert pick(tags=["quick"], categories=["smoke"]) == ["smoke/hello"]
     before = {t.id: t.hash for t in tasks}
-    (root / "smoke" / "hello" / "verify" / "check.sh").write_text("exit 0\n")
+    (root / "smoke" / "hello" / "verify" / "check.py").write_text("pass\n")
     after = {t.id: t.hash for t in datasets.load_tasks(root)}
     assert after["smoke/hello"] != before["smoke/hello"]
     assert after["frontend/counter"] == before["frontend/counter"]

@@ -84,11 +84,14 @@ def test_repo_task_clone_patch_prepare(tmp_path: Path, monkeypatch):
     (task / "task.toml").write_text(
         'title = "add"\ncategory = "bugfix/large-project"\ntags = ["python", "bugfix", "large", "synthetic"]\n'
         f'[repo]\nurl = "{upstream}"\nrev = "{rev}"\npatch = "bug.patch"\nprepare = ["echo ready > PREPARED"]\n'
-        '[verify]\ncmd = "test -f PREPARED && python3 check.py"\n')
+        '[verify]\nrunner = "unittest"\ntargets = ["check"]\ntests = ["check.Check.test_prepared_and_adds"]\n')
     (task / "prompt.md").write_text("Fix add().\n")
     (task / "bug.patch").write_text(
         "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a + b\n+    return a - b\n")
-    (task / "verify" / "check.py").write_text("from calc import add\nassert add(2, 3) == 5\n")
+    (task / "verify" / "check.py").write_text(
+        "import os, unittest\nfrom calc import add\n\n\nclass Check(unittest.TestCase):\n"
+        "    def test_prepared_and_adds(self):\n        self.assertTrue(os.path.isfile('PREPARED'))\n"
+        "        self.assertEqual(add(2, 3), 5)\n")
     (task / "solution" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
     cache = tmp_path / "cache"
     env = {"BANANABENCH_AGENT_CACHE": str(cache)}
@@ -96,3 +99,22 @@ def test_repo_task_clone_patch_prepare(tmp_path: Path, monkeypatch):
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert len(list((cache / "agent-repos" / "mirrors").iterdir())) == 1     # cloned once, reused
     assert run_cli("agent", "lint", "--tasks-dir", str(tmp_path / "tasks")).returncode == 0
+
+
+def test_pytest_task_with_a_src_layout_validates_natively(tmp_path: Path):
+    """A pytest task whose package lives in src/: `pythonpath` appends it; the ini's own pythonpath is ignored."""
+    from tests.helpers.agent import write_task
+
+    root = tmp_path / "tasks"
+    write_task(root, "coding/python/src-layout", prompt="Fix pkg.double.", tags=("python",),
+               verify_toml='runner = "pytest"\npythonpath = ["src"]\n'
+                           'tests = ["tests/test_double.py::test_double", "tests/test_double.py::test_zero"]',
+               files={"src/pkg/__init__.py": "def double(x):\n    return x + 2\n",
+                      "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\naddopts = "--co"\n'},
+               verify={"tests/test_double.py": "from pkg import double\n\n\ndef test_double():\n"
+                                               "    assert double(3) == 6\n\n\ndef test_zero():\n"
+                                               "    assert double(0) == 0\n"},
+               solution={"src/pkg/__init__.py": "def double(x):\n    return 2 * x\n"})
+    out = run_cli("agent", "validate", "--native", "--tasks-dir", str(root))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "start state fails (2 of 2 expected tests did not pass" in out.stdout

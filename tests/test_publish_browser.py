@@ -275,3 +275,55 @@ def test_theme_toggle_persists_and_dark_mode_renders(session, published_site, sh
     assert page.get_attribute("html", "data-theme") == "light"
     page.click("#theme-toggle")
     assert page.get_attribute("html", "data-theme") == "dark"
+
+
+def test_published_app_files_run_no_script_and_send_nothing(browser, published_site):
+    """Every file published from an agent's workspace, opened directly over HTTP and file://: no model script
+    runs outside the app's sandboxed frame (no dialog, the page title stays), and no request leaves the site."""
+    import http.server
+    import threading
+    from functools import partial
+
+    site = published_site.resolve()
+    published = sorted(p for folder in ("apps", "media") for p in (site / folder).rglob("*") if p.is_file())
+    apps = [p for p in published if p.parent.parent.name == "apps"]
+    assert apps, "no app was published"
+    # No model-written file is a file of the site: app pages are ours, media are checked images.
+    assert all(p.suffix == ".html" and b'name="generator" content="bananabench' in p.read_bytes()[:2000]
+               for p in apps)
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in published if p.parent.parent.name == "media")
+    assert not [p for p in site.rglob("*") if p.suffix in (".svg", ".xhtml", ".xml", ".htm", ".shtml", ".mhtml")]
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        for path in published:
+            for address in (path.as_uri(), origin + path.relative_to(site).as_posix()):
+                outside, dialogs = [], []
+
+                def route(r, outside=outside):
+                    u = r.request.url
+                    if u.startswith((origin, "data:", "about:")) or (u.startswith("file:") and
+                                                                      Path(unquote(urlparse(u).path)).resolve().is_relative_to(site)):
+                        r.continue_()
+                    else:
+                        outside.append(u)
+                        r.abort()
+
+                context = browser.new_context()
+                context.route("**/*", route)
+                page = context.new_page()
+                page.on("dialog", lambda d, dialogs=dialogs: (dialogs.append(d.message), d.dismiss()))
+                page.goto(address, wait_until="load")
+                if path in apps:
+                    frame = page.frame_locator("iframe.app-frame")
+                    expect(frame.locator("body")).to_contain_text("app ran")     # the app itself does run, sandboxed
+                    page.wait_for_timeout(1500)        # past the app's meta refresh
+                title = page.title()
+                context.close()
+                assert outside == [] and dialogs == [], (address, outside, dialogs)
+                assert "PWNED" not in title, address
+    finally:
+        server.shutdown()

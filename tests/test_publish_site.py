@@ -68,8 +68,17 @@ def test_site_layout_downloads_and_sizes(site):
     assert len(list((site / "diffs").glob("*--vs--*.html"))) == 2  # alpha and the XSS model vs beta
     shots = list((site / "media").rglob("*.png"))
     assert shots and all(p.read_bytes().startswith(b"\x89PNG") for p in shots)
-    app_pages = list((site / "apps").rglob("index.html"))
-    assert app_pages and all(b"Content-Security-Policy" in p.read_bytes()[:400] for p in app_pages)
+    app_pages = [p for p in (site / "apps").rglob("*") if p.is_file()]
+    assert app_pages and all(p.suffix == ".html" and b'sandbox="allow-scripts"' in p.read_bytes() for p in app_pages)
+    assert all(b"srcdoc=" in p.read_bytes() and b"default-src &#39;none&#39;" in p.read_bytes() for p in app_pages)
+
+
+def test_attempt_pages_show_the_verdict_and_test_machinery_flags(site):
+    flagged = [p for p in (site / "attempts").rglob("*.html") if "Changes to the test machinery" in p.read_text()]
+    assert flagged
+    page = flagged[0].read_text()
+    assert "none of 3 expected tests is in the grader&#39;s record" in page
+    assert "&lt;script&gt;alert(&#39;flag&#39;)&lt;/script&gt;os._exit(0)" in page and "<script>alert(" not in page
 
 
 def test_republish_replaces_the_site_atomically(publish_store, tmp_path):

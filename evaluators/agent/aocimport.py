@@ -29,23 +29,23 @@ ENV_URL = "BANANABENCH_AOC_URL"
 USER_AGENT = "bananabench import-aoc (personal benchmark; one request at a time)"
 FIRST_YEAR = 2015
 
-CHECK_SCRIPT = '''"""Hidden check for an Advent of Code task: compare answers.txt with the known answers."""
+CHECK_SCRIPT = '''"""Hidden check for an Advent of Code task: answers.txt against the known answers.
+
+Runs from the staged workspace and records one test per part in $BANANABENCH_REPORT.
+"""
 
 import json
-import sys
+import os
 from pathlib import Path
 
-expected = json.loads(Path("expected_answers.json").read_text())
+expected = json.loads((Path(__file__).resolve().parent / "expected_answers.json").read_text())
 path = Path("answers.txt")
 given = path.read_text().split() if path.is_file() else []
-right = 0
-for part, answer in enumerate(expected, 1):
-    ok = len(given) >= part and given[part - 1] == answer
-    right += ok
-    print(f"part {part}: {'right' if ok else 'wrong or missing'}")
-score = right / len(expected)
-print(f"SCORE: {score:.2f}")
-sys.exit(0 if right == len(expected) else 1)
+with open(os.environ["BANANABENCH_REPORT"], "a") as report:
+    for part, answer in enumerate(expected, 1):
+        ok = len(given) >= part and given[part - 1] == answer
+        print(f"part {part}: {'right' if ok else 'wrong or missing'}")
+        report.write(json.dumps({"id": f"part{part}", "outcome": "passed" if ok else "failed"}) + "\\n")
 '''
 
 
@@ -199,7 +199,9 @@ def write_day(dest: Path, *, year: int, day: int, puzzle: Puzzle, puzzle_input: 
         (tmp / "task.toml").write_text(
             f"title = {json.dumps(title, ensure_ascii=False)}\ncategory = \"aoc/{year}\"\ntags = [{json.dumps(language)}]\n"
             "description = \"Imported from adventofcode.com with your own session for private use; the puzzle "
-            "text and input may not be redistributed.\"\n\n[verify]\ncmd = \"python3 check_answers.py\"\n"
+            "text and input may not be redistributed.\"\n\n[verify]\nrunner = \"script\"\n"
+            "cmd = 'python3 -I \"$BANANABENCH_VERIFY/check_answers.py\"'\n"
+            f"tests = {json.dumps([f'part{n}' for n in range(1, len(answers) + 1)])}\npartial = true\n"
             "timeout_s = 60\n", encoding="utf-8")
         (tmp / "prompt.md").write_text(_prompt(year, day, puzzle), encoding="utf-8")
         (tmp / "workspace").mkdir()

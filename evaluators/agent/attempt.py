@@ -1,12 +1,15 @@
 """One attempt: Pi in the agent container, watched by the monitor; then diff, verification, screenshots.
 
 Artifacts land in `<run dir>/<task id>/attempt-N/`: events.jsonl (without partial updates),
-pi-stderr.log, changes.diff, final_message.md, verify.log, screenshot.png (+ screenshot-mobile.png),
-and workspace/ when kept (manual tasks always keep theirs: humans judge the app).
+pi-stderr.log, changes.diff, final_message.md, verify.log, verify.json (every expected test's
+outcome from the runner's record), screenshot.png (+ screenshot-mobile.png), and workspace/ when
+kept (manual tasks always keep theirs: humans judge the app). The workspace lives on its own
+size-limited file system during the attempt (see `volumes`).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import re
@@ -21,7 +24,8 @@ from typing import Any
 from evaluators.agent import events as events_mod
 from evaluators.agent import pi as pi_mod
 from evaluators.agent import podman as pm
-from evaluators.agent.containers import Sandbox, chown_tree, parse_score, valid_png
+from evaluators.agent import tamper, verification, volumes
+from evaluators.agent.containers import Sandbox, chown_tree, valid_png
 from evaluators.agent.datasets import Task
 from evaluators.agent.limits import Limits
 from evaluators.agent.monitor import StuckMonitor
@@ -29,6 +33,7 @@ from evaluators.agent.proxy import ModelProxy
 
 log = logging.getLogger("bananabench")
 
+STAGE_FACTOR = 2         # the verification stage may grow to twice the workspace limit (build outputs)
 SETTLE_S = 0.5           # quiet time after agent_end before asking Pi whether it is idle
 EXIT_GRACE_S = 5.0
 _OVERFLOW = re.compile(r"context size|context length|context window|too many tokens|prompt is too long", re.I)
@@ -60,14 +65,45 @@ class Cancelled(Exception):
 def run_attempt(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, *, upstream: Upstream,
                 pi_options: pi_mod.PiOptions, limits: Limits, keep_workspace: bool,
                 cancel: threading.Event) -> AttemptResult:
-    """Run one attempt end to end; infrastructure failures become status `error`, never exceptions."""
+    """Run one attempt end to end; infrastructure failures become status `error`, never exceptions.
+
+    Raises EvaluationFailure (an `error` attempt) when the host's disk cannot hold the attempt's
+    file systems at their full size.
+    """
+    attempt_dir.parent.mkdir(parents=True, exist_ok=True)
+    need = (limits.workspace_mb * (1 + STAGE_FACTOR)) << 20
+    volumes.reserve(attempt_dir.parent, need)
+    try:
+        return _attempt(sandbox, task, start_dir, attempt_dir, upstream=upstream, pi_options=pi_options,
+                        limits=limits, keep_workspace=keep_workspace, cancel=cancel)
+    finally:
+        volumes.release(need)
+
+
+def _attempt(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, *, upstream: Upstream,
+             pi_options: pi_mod.PiOptions, limits: Limits, keep_workspace: bool,
+             cancel: threading.Event) -> AttemptResult:
     started = time.monotonic()
     if attempt_dir.exists():
+        volumes.unmount_below(attempt_dir)
         shutil.rmtree(attempt_dir)
     attempt_dir.mkdir(parents=True)
-    workspace = attempt_dir / "workspace"
-    shutil.copytree(start_dir, workspace, symlinks=True)
-    chown_tree(workspace, *sandbox.podman.owner_ids())
+    owner = sandbox.podman.owner_ids()
+    disk = volumes.create(attempt_dir / ".workspace", limits.workspace_mb, owner)
+    try:
+        workspace = disk.path
+        shutil.copytree(start_dir, workspace, symlinks=True, dirs_exist_ok=True)
+        chown_tree(workspace, *owner)
+        return _work(sandbox, task, start_dir, attempt_dir, disk, started, upstream=upstream, pi_options=pi_options,
+                     limits=limits, keep_workspace=keep_workspace, cancel=cancel)
+    finally:
+        disk.close()
+
+
+def _work(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, disk: volumes.Volume, started: float, *,
+          upstream: Upstream, pi_options: pi_mod.PiOptions, limits: Limits, keep_workspace: bool,
+          cancel: threading.Event) -> AttemptResult:
+    workspace = disk.path
     timings: dict[str, float | None] = {}
     with tempfile.TemporaryDirectory(prefix="bb-sock-") as tmp:
         tmp_path = Path(tmp)
@@ -80,49 +116,52 @@ def run_attempt(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path
                            max_chunks=limits.max_chunks)
         with proxy:
             agent = _drive(sandbox, task, workspace, attempt_dir, socket_dir, config_dir, limits, proxy,
-                           cancel, timings)
+                           cancel, timings, disk)
         traffic = proxy.traffic.summary()
     agent_s = time.monotonic() - started
     summary = events_mod.summarize(events_mod.read_events(attempt_dir / "events.jsonl"), pi_options.context_window)
     if summary["final_message"]:
         (attempt_dir / "final_message.md").write_text(summary["final_message"] + "\n", encoding="utf-8")
     status, stuck_reason, error = agent["status"], agent.get("stuck_reason"), agent.get("error")
+    if status == "verify" and disk.full():        # filled after the monitor's last look
+        verdict = StuckMonitor(limits).check(workspace_full=True)
+        assert verdict is not None
+        status, stuck_reason, agent["detail"] = verdict.status, verdict.reason, verdict.detail
     extra: dict[str, Any] = {"stop_reason": summary["stop_reason"], "tool_calls_by_name": summary["tool_calls_by_name"],
                              "denied_requests": traffic["denied"], "monitor_detail": agent.get("detail")}
+    if status == "failed":
+        extra["reason"] = agent.get("detail")
     # The diff is useful for every outcome (what did a stuck agent do?).
     t0 = time.monotonic()
-    diff = sandbox.diff(start_dir, workspace)
+    diff_problem = _write_diff(sandbox, task, start_dir, workspace, attempt_dir, extra)
     timings["diff_s"] = time.monotonic() - t0
-    (attempt_dir / "changes.diff").write_bytes(diff.output if diff.rc == 0 else b"")
+    if diff_problem is not None and diff_problem.startswith("infrastructure:"):
+        status, error = "error", diff_problem
     score: float | None = 0.0
     correct: bool | None = False
     verify_s = None
     if status == "verify":
-        scratch = attempt_dir / ".verify"
         t0 = time.monotonic()
-        result = sandbox.verify(workspace, task.verify_dir, scratch, task.verify_cmd, timeout_s=task.verify_timeout_s)
+        verdict = _verify(sandbox, task, workspace, start_dir, attempt_dir, limits)
         verify_s = time.monotonic() - t0
-        shutil.rmtree(scratch, ignore_errors=True)
-        log_text = result.text + (f"\n[verify timed out after {task.verify_timeout_s:g} s]\n" if result.timed_out else "")
-        (attempt_dir / "verify.log").write_text(log_text, encoding="utf-8")
-        passed = result.rc == 0 and not result.timed_out
-        partial = parse_score(result.text)
-        extra["verify_exit_code"] = result.rc
+        extra["verdict"] = verdict.summary()
         if task.manual:
             status, score, correct = "manual", None, None
-            extra["smoke_passed"] = passed
+            extra["smoke_passed"] = verdict.passed
         else:
-            status = "passed" if passed else "failed"
-            score = partial if partial is not None else (1.0 if passed else 0.0)
-            correct = passed
+            status, score, correct = ("passed" if verdict.passed else "failed"), verdict.score, verdict.passed
+            if not verdict.passed:
+                extra["reason"] = verdict.reason
+        if diff_problem is not None and status == "passed":
+            status, score, correct = "failed", 0.0, False
+            extra["reason"] = f"the attempt's diff could not be produced: {diff_problem}"
     elif status == "error":
         score, correct = None, None
     if task.screenshot is not None and status != "error":
         extra["screenshots"], extra["page_report"] = _screenshots(sandbox, task, workspace, attempt_dir)
     if task.manual or keep_workspace:
         extra["workspace"] = "workspace"
-    else:
-        shutil.rmtree(workspace, ignore_errors=True)
+        _keep(sandbox, disk, attempt_dir / "workspace", extra)
     metrics: dict[str, float | None] = {k: summary[k] for k in events_mod.EVENT_METRICS}
     metrics.update({k: traffic[k] for k in ("llm_requests", "llm_prompt_tokens", "llm_cached_tokens",
                                              "llm_completion_tokens", "prefill_tps", "decode_tps", "ttft_s")})
@@ -132,6 +171,47 @@ def run_attempt(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path
     metrics.update({k: v for k, v in timings.items() if v is not None})
     return AttemptResult(status=status, score=score, correct=correct, wall_s=time.monotonic() - started,
                          stuck_reason=stuck_reason, error=error, metrics=metrics, extra=extra)
+
+
+def _write_diff(sandbox: Sandbox, task: Task, start_dir: Path, workspace: Path, attempt_dir: Path,
+                extra: dict[str, Any]) -> str | None:
+    """changes.diff and the test-machinery flags; the problem, if the diff could not be produced."""
+    diff = sandbox.diff(start_dir, workspace)
+    if diff.timed_out or diff.rc != 0:
+        if not diff.timed_out and diff.rc in pm.PODMAN_FAILURE_CODES:
+            return f"infrastructure: the diff container did not run (exit {diff.rc}): {diff.text.strip()[-300:]}"
+        problem = ("timed out" if diff.timed_out else f"exit status {diff.rc}") + f": {diff.text.strip()[-300:]}"
+        extra["artifact_errors"] = [f"changes.diff: {problem}"]
+        return problem
+    text = diff.text
+    (attempt_dir / "changes.diff").write_text(text, encoding="utf-8")
+    extra["tamper_flags"] = tamper.flags(text, task.verify.restore_globs(), task.verify.runner)
+    return None
+
+
+def _verify(sandbox: Sandbox, task: Task, workspace: Path, start_dir: Path, attempt_dir: Path, limits: Limits):
+    """The verification in its own size-limited stage; verify.log and verify.json land in the attempt."""
+    stage = volumes.create(attempt_dir / ".stage", limits.workspace_mb * STAGE_FACTOR, sandbox.podman.owner_ids())
+    try:
+        run = verification.verify_in_podman(sandbox, task, workspace, start_dir, stage.path)
+    finally:
+        stage.close()
+    (attempt_dir / "verify.log").write_text(run.log, encoding="utf-8")
+    (attempt_dir / "verify.json").write_text(json.dumps(run.verdict.details(), indent=2) + "\n", encoding="utf-8")
+    return run.verdict
+
+
+def _keep(sandbox: Sandbox, disk: volumes.Volume, target: Path, extra: dict[str, Any]) -> None:
+    """The final workspace outlives its mount: copied out in a container, or moved when it is a plain folder."""
+    if disk.image is None:
+        disk.path.rename(target)
+        return
+    copied = sandbox.keep(disk.path, target)
+    left_out = [line[len("left out: "):] for line in copied.text.splitlines() if line.startswith("left out: ")]
+    if left_out:
+        extra["workspace_left_out"] = left_out[:50]
+    if copied.rc != 0:
+        extra.setdefault("artifact_errors", []).append(f"workspace: copy failed (exit {copied.rc})")
 
 
 def _screenshots(sandbox: Sandbox, task: Task, workspace: Path, attempt_dir: Path) -> tuple[dict, dict]:
@@ -153,7 +233,8 @@ def _screenshots(sandbox: Sandbox, task: Task, workspace: Path, attempt_dir: Pat
 
 
 def _drive(sandbox: Sandbox, task: Task, workspace: Path, attempt_dir: Path, socket_dir: Path, config_dir: Path,
-           limits: Limits, proxy: ModelProxy, cancel: threading.Event, timings: dict[str, float | None]) -> dict[str, Any]:
+           limits: Limits, proxy: ModelProxy, cancel: threading.Event, timings: dict[str, float | None],
+           disk: volumes.Volume) -> dict[str, Any]:
     """Run Pi until it is idle after its last agent_end, the monitor stops it, or it dies."""
     name = sandbox.name("agent")
     argv = sandbox.agent_argv(name, workspace=workspace, socket_dir=socket_dir, config_dir=config_dir,
@@ -206,7 +287,7 @@ def _drive(sandbox: Sandbox, task: Task, workspace: Path, attempt_dir: Path, soc
             if saw_end and state_request is None and time.monotonic() - last_event >= SETTLE_S:
                 state_request = pi.send({"type": "get_state"})
             verdict = monitor.verdict or monitor.check(last_traffic=max(proxy.traffic.last_activity, pi.last_output),
-                                                       runaway=proxy.traffic.runaway)
+                                                       runaway=proxy.traffic.runaway, workspace_full=disk.full())
             if verdict is not None:
                 _kill(sandbox, name)
                 return {"status": verdict.status, "stuck_reason": verdict.reason, "detail": verdict.detail}

@@ -59,6 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--idle-s", type=cliargs.non_negative_float, default=None,
                    help="stop after this long without Pi events or model traffic")
     p.add_argument("--max-tool-calls", type=cliargs.positive_int, default=None, help="tool calls per attempt")
+    p.add_argument("--workspace-mb", type=int, default=None, metavar="MIB",
+                   help="size limit of each attempt's workspace file system, enforced by the kernel (default 2048; "
+                        "the verification copy gets twice); 0 turns the limit off (needed without root)")
     p.add_argument("--rerun", action="store_true", help="start a new run instead of resuming")
     p.add_argument("--dry-run", action="store_true", help="print the attempts without running them")
     p.add_argument("--config", metavar="BENCH_TOML", default=None,
@@ -97,7 +100,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tasks-dir", metavar="DIR", default=None)
     p.add_argument("--native", action="store_true", help="run on the host without podman (trusted tasks only)")
     p.add_argument("--image", default=None, help="sandbox image (podman mode)")
-    p.add_argument("--json", action="store_true", help="print one JSON line per task")
+    p.add_argument("--json", action="store_true", help="print one JSON line per task (with per-test outcomes)")
+    p.add_argument("--write-tests", action="store_true",
+                   help="write the tests the solution passed into each task's [verify] tests")
     p.set_defaults(func=cmd_validate)
 
     p = verbs.add_parser("backfill", help="recompute token and compaction metrics from saved event streams",
@@ -153,7 +158,8 @@ def cmd_run(args) -> int:
         tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.category, tags=args.tag,
         attempts=args.attempts, parallel=args.parallel, thinking=args.thinking, reasoning=args.reasoning,
         max_tokens=args.max_tokens, keep_workspaces=args.keep_workspaces, timeout_s=args.timeout_s,
-        idle_s=args.idle_s, max_tool_calls=args.max_tool_calls, rerun=args.rerun, dry_run=args.dry_run,
+        idle_s=args.idle_s, max_tool_calls=args.max_tool_calls, workspace_mb=args.workspace_mb, rerun=args.rerun,
+        dry_run=args.dry_run,
         config=args.config, image=args.image, memory=args.memory, pids=args.pids, cpus=args.cpus, api_key=api_key,
     )
     if summary.get("dry_run"):
@@ -233,14 +239,18 @@ def cmd_validate(args) -> int:
     bad = 0
     for task in tasks:
         result = v.validate_task(task, runner, owner_ids)
+        if args.write_tests and result.solution is not None:
+            ids = v.write_tests(task, result)
+            print(f"{task.id}: wrote {len(ids)} test id(s) into [verify] tests", file=sys.stderr)
+            task = datasets.load_task(task.dir, root)
+            v.rejudge(task, result)
         bad += not result.ok
         if args.json:
-            print(json.dumps({"task": task.id, "ok": result.ok, "detail": result.describe(),
-                              "seconds": round(result.seconds, 2)}))
+            print(json.dumps(result.as_json()))
         else:
             print(f"{'ok  ' if result.ok else 'FAIL'} {task.id}: {result.describe()} ({result.seconds:.1f} s)")
-            if not result.ok and result.solution is not None and result.solution.rc != 0:
-                print("     solution verify output: " + result.solution.output.strip()[-400:].replace("\n", "\n     "))
+            if not result.ok and result.solution is not None and not result.solution.passed:
+                print("     solution verify output: " + result.solution.run.log.strip()[-600:].replace("\n", "\n     "))
     print(f"{len(tasks) - bad}/{len(tasks)} task(s) valid", file=sys.stderr)
     return 2 if bad else 0
 

@@ -1,16 +1,16 @@
 """The containers of an attempt: the agent's, and fresh ones for the diff, verification and screenshots.
 
 Host tools never process a directory the agent changed: the diff, the copy of the workspace for
-verification (with the hidden `verify/` files laid over it) and the screenshots all happen inside
+verification (see `verification`), the copy of a kept workspace and the screenshots all happen inside
 new containers without network, which get the agent's workspace read-only. The host only creates
-empty output folders, reads the containers' stdout, and moves a PNG it checked.
+empty output folders, reads the containers' stdout and the test records (without following links),
+and moves a PNG it checked.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import secrets
 import shlex
 import subprocess
@@ -24,8 +24,9 @@ from evaluators.agent import podman as pm
 from evaluators.agent.image import Image
 
 MAX_LOG = 1 << 20
+MAX_DIFF = 4 << 20
+KEEP_FILE_CAP = 64 << 20     # a kept workspace leaves out bigger files (and special files)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-_SCORE = re.compile(r"^\s*SCORE:\s*([0-9]*\.?[0-9]+(?:[eE][-+]?\d+)?)\s*$")
 CHROMIUM = "/usr/lib/chromium/chromium"
 
 
@@ -85,8 +86,9 @@ class Sandbox:
             pm.kill(self.podman, name)
 
     def oneshot(self, role: str, mounts: list[str], script: str, *, timeout_s: float,
-                env: dict[str, str] | None = None, screenshots: bool = False, shm: str | None = None) -> OneShot:
-        """Run `script` with sh in a fresh container; stdout+stderr merged, capped."""
+                env: dict[str, str] | None = None, screenshots: bool = False, shm: str | None = None,
+                cap: int = MAX_LOG, keep_head: bool = False) -> OneShot:
+        """Run `script` with sh in a fresh container; stdout+stderr merged, capped (its tail, or its head)."""
         name = self.name(role)
         args = self.base_args(name, role, screenshots=screenshots)
         if shm:
@@ -108,7 +110,8 @@ class Sandbox:
                 timed_out = True
         finally:
             self.untrack(name)
-        return OneShot(rc=proc.returncode, output=_cap(out), seconds=time.monotonic() - started, timed_out=timed_out)
+        return OneShot(rc=proc.returncode, output=_cap(out, cap, keep_head), seconds=time.monotonic() - started,
+                       timed_out=timed_out)
 
     # -- the agent ------------------------------------------------------------------------------
 
@@ -123,24 +126,18 @@ class Sandbox:
 
     # -- after the agent ----------------------------------------------------------------------
 
-    def diff(self, start: Path, workspace: Path, *, timeout_s: float = 120) -> OneShot:
-        """`git diff --no-index` of the start state against the final workspace, in a fresh container."""
-        script = ("cd /tmp && git -c core.quotepath=off diff --no-index --no-color --binary --stat=200 -p "
-                  "/start /workspace; rc=$?; [ $rc -le 1 ] && exit 0 || exit $rc")
+    def diff(self, start: Path, workspace: Path, *, timeout_s: float = 300) -> OneShot:
+        """The start state against the final workspace (`support/grader/diff.py`), in a fresh container."""
         mounts = ["-v", f"{start.resolve()}:/start:ro", "-v", f"{workspace.resolve()}:/workspace:ro"]
-        return self.oneshot("diff", mounts, script, timeout_s=timeout_s)
+        return self.oneshot("diff", mounts, "exec python3 -I /opt/bananabench/grader/diff.py /start /workspace",
+                            timeout_s=timeout_s, cap=MAX_DIFF, keep_head=True)
 
-    def verify(self, workspace: Path, verify_dir: Path | None, scratch: Path, cmd: str, *,
-               timeout_s: float) -> OneShot:
-        """Copy the workspace and the hidden tests into an empty folder, run the task's verify command there."""
-        prepare_scratch(scratch, self.podman)
-        mounts = ["-v", f"{workspace.resolve()}:/src:ro", "-v", f"{scratch.resolve()}:/workspace:rw"]
-        copy_verify = ""
-        if verify_dir is not None and verify_dir.is_dir():
-            mounts += ["-v", f"{verify_dir.resolve()}:/verify:ro"]
-            copy_verify = "cp -R /verify/. /workspace/ && "
-        script = f"cp -a /src/. /workspace/ && {copy_verify}cd /workspace && exec sh -c {shlex.quote(cmd)}"
-        return self.oneshot("verify", mounts, script, timeout_s=timeout_s)
+    def keep(self, workspace: Path, out: Path, *, timeout_s: float = 300) -> OneShot:
+        """Copy the final workspace out of its size-limited mount (no special files, no huge files)."""
+        prepare_scratch(out, self.podman)
+        script = f"exec python3 -I /opt/bananabench/grader/stage.py /src /out {KEEP_FILE_CAP}"
+        mounts = ["-v", f"{workspace.resolve()}:/src:ro", "-v", f"{out.resolve()}:/out:rw"]
+        return self.oneshot("keep", mounts, script, timeout_s=timeout_s)
 
     def screenshot(self, workspace: Path, out_dir: Path, *, page: str, build: str | None, width: int,
                    height: int, mobile_width: int | None, timeout_s: float = 300) -> tuple[OneShot, dict[str, Any]]:
@@ -182,11 +179,13 @@ class OneShot:
         return self.output.decode("utf-8", errors="replace")
 
 
-def _cap(data: bytes | None) -> bytes:
+def _cap(data: bytes | None, cap: int = MAX_LOG, keep_head: bool = False) -> bytes:
     data = data or b""
-    if len(data) <= MAX_LOG:
+    if len(data) <= cap:
         return data
-    return b"[... output cut to the last 1 MiB ...]\n" + data[-MAX_LOG:]
+    if keep_head:
+        return data[:cap] + f"\n[... output cut after {cap} bytes ...]\n".encode()
+    return f"[... output cut to the last {cap} bytes ...]\n".encode() + data[-cap:]
 
 
 def prepare_scratch(path: Path, podman: pm.Podman) -> None:
@@ -205,17 +204,6 @@ def chown_tree(path: Path, uid: int, gid: int) -> None:
         os.lchown(current, uid, gid)
         for name in dirs + files:
             os.lchown(os.path.join(current, name), uid, gid)
-
-
-def parse_score(output: str) -> float | None:
-    """The value of a final `SCORE: x` line (clamped to 0..1), if the last non-empty line is one."""
-    lines = [line for line in output.splitlines() if line.strip()]
-    if not lines:
-        return None
-    match = _SCORE.match(lines[-1])
-    if not match:
-        return None
-    return min(1.0, max(0.0, float(match.group(1))))
 
 
 def valid_png(path: Path, max_bytes: int = 32 << 20) -> bool:

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.agent import limits as limits_mod
+from evaluators.agent import verifyspec
+from evaluators.agent.verifyspec import VerifySpec
 from evaluators.core.errors import BadInput, located
 
 ENV_TASKS = "BANANABENCH_AGENT_TASKS"
@@ -61,8 +63,7 @@ class Task:
     title: str
     tags: tuple[str, ...]
     prompt: str
-    verify_cmd: str
-    verify_timeout_s: float = 600.0
+    verify: VerifySpec
     grade: str = "auto"
     agent: dict[str, Any] = field(default_factory=dict)
     repo: RepoSpec | None = None
@@ -174,15 +175,7 @@ def load_task(task_dir: str | os.PathLike, root: str | os.PathLike) -> Task:
     grade = data.get("grade", "auto")
     if grade not in ("auto", "manual"):
         raise err("grade", f"must be \"manual\" (or absent), not {grade!r}")
-    verify = data.get("verify")
-    if not isinstance(verify, dict) or not isinstance(verify.get("cmd"), str) or not verify["cmd"].strip():
-        raise err("verify.cmd", "required: [verify] cmd = \"shell command run in /workspace\"")
-    extra_verify = set(verify) - {"cmd", "timeout_s"}
-    if extra_verify:
-        raise err(f"verify.{sorted(extra_verify)[0]}", "unknown field (known: cmd, timeout_s)")
-    timeout = verify.get("timeout_s", 600)
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-        raise err("verify.timeout_s", f"must be a positive number, not {timeout!r}")
+    verify = verifyspec.parse(data.get("verify"), err)
     agent = data.get("agent", {})
     if not isinstance(agent, dict):
         raise err("agent", "must be a table of limit overrides")
@@ -202,8 +195,7 @@ def load_task(task_dir: str | os.PathLike, root: str | os.PathLike) -> Task:
             raise BadInput(f"{path}: must be a folder")
     return Task(
         id=task_id, category=dir_category, name=name, dir=task_dir, title=title.strip(), tags=tuple(tags),
-        prompt=prompt_path.read_text(encoding="utf-8"), verify_cmd=verify["cmd"],
-        verify_timeout_s=float(timeout), grade=grade, agent=agent, repo=repo, screenshot=screenshot,
+        prompt=prompt_path.read_text(encoding="utf-8"), verify=verify, grade=grade, agent=agent, repo=repo, screenshot=screenshot,
         hash=content_hash(task_dir),
     )
 

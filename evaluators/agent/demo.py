@@ -6,6 +6,7 @@ The tiny model writes noise, so its attempts fail; the step shows the whole path
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from evaluators.agent import datasets
@@ -27,7 +28,9 @@ def run(ctx) -> None:
     with LlamaServer(ctx.tiny_gguf, n_ctx=32768, alias=ctx.model_name, threads=1) as server:
         summary = api.run_agent(name=ctx.model_name, base_url=server.base_url, results=ctx.store.root,
                                 tasks_dir=str(_tasks_dir()), categories=["smoke"], max_tokens=64,
-                                timeout_s=180, idle_s=90, parallel=1)
+                                timeout_s=180, idle_s=90, parallel=1,
+                                # the size limit mounts loop devices (root); a rootless demo runs without it
+                                workspace_mb=None if os.geteuid() == 0 else 0)
     overall = {s["metric"]: s["value"] for s in summary["scores"] if s["scope"] == "overall"}
     ctx.notes.append(f"agent: run {summary['run_id']}: score {overall.get('score', 0):.2f} on the smoke tasks "
                      f"({int(overall.get('n_failed', 0))} failed, as expected from a random tiny model)")

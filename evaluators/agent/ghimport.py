@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import subprocess
 import urllib.error
 import urllib.parse
@@ -189,13 +188,6 @@ def guess_language(paths: list[str]) -> str | None:
     return counts.most_common(1)[0][0] if counts else None
 
 
-def expand_verify(template: str, tests: list[str]) -> str:
-    """`{tests}`: the hidden test files; `{test_dirs}`: their directories as ./dir (for `go test`)."""
-    dirs = sorted({"./" + str(PurePosixPath(t).parent) if str(PurePosixPath(t).parent) != "." else "." for t in tests})
-    return template.replace("{tests}", " ".join(shlex.quote(t) for t in tests)).replace(
-        "{test_dirs}", " ".join(shlex.quote(d) for d in dirs))
-
-
 def toml_str(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
@@ -206,7 +198,7 @@ class TaskSpec:
     prompt: str
     kind: str  # bugfix | feature
     language: str
-    verify_cmd: str
+    runner: str  # one of verifyspec.RUNNERS; the expected tests are filled in by `agent validate --write-tests`
     description: str
     prepare: list[str] = field(default_factory=list)
 
@@ -224,7 +216,7 @@ def write_task(dest: Path, spec: TaskSpec, fix: Fix, *, force: bool = False) -> 
         lines = [f"title = {toml_str(spec.title)}", f"category = {toml_str('issue/' + spec.kind)}",
                  f"tags = [{', '.join(toml_str(t) for t in (spec.language, spec.kind, 'large', 'real-issue'))}]",
                  f"description = {toml_str(spec.description)}", "", "[verify]",
-                 f"cmd = {toml_str(spec.verify_cmd)}", "timeout_s = 900", "", "[repo]",
+                 f"runner = {toml_str(spec.runner)}", "tests = []", "timeout_s = 900", "", "[repo]",
                  f"url = {toml_str(fix.repo_url)}", f"rev = {toml_str(fix.parent)}"]
         if spec.prepare:
             lines.append(f"prepare = [{', '.join(toml_str(p) for p in spec.prepare)}]")

@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 
+from evaluators.agent.verifyspec import RUNNERS
 from evaluators.core.errors import BadInput
 
 DEFAULT_TASKS = Path("tasks/agent")
@@ -26,8 +27,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
     p.add_argument("repo", metavar="OWNER/REPO")
     p.add_argument("pr", type=int, metavar="PR", help="pull request number")
     p.add_argument("name", metavar="NAME", help="task name, e.g. sqlparse-strip-comments")
-    p.add_argument("--verify", required=True, metavar="CMD",
-                   help="verify command; {tests} becomes the hidden test files, {test_dirs} their directories")
+    p.add_argument("--runner", required=True, choices=RUNNERS,
+                   help="the test runner that grades the task (the hidden tests are the fix's test files; then run "
+                        "`agent validate --write-tests` to fill in the expected tests)")
     p.add_argument("--kind", choices=("bugfix", "feature"), default="bugfix")
     p.add_argument("--commit", metavar="SHA", help="the fix commit in --git (instead of the PR's merge commit)")
     p.add_argument("--git", metavar="DIR", type=Path, help="local clone holding --commit")
@@ -101,15 +103,17 @@ def cmd_import_pr(args) -> int:
     spec = gi.TaskSpec(
         title=data.get("title") or f"{args.repo} issue {issue}",
         prompt=f"# {data.get('title', '').strip()}\n\n{(data.get('body') or '').strip()}",
-        kind=args.kind, language=language, verify_cmd=gi.expand_verify(args.verify, tests),
+        kind=args.kind, language=language, runner=args.runner,
         description=f"https://github.com/{args.repo}/issues/{issue}, fixed by "
                     f"https://github.com/{args.repo}/pull/{args.pr} (commit {fix.commit[:12]})",
         prepare=args.prepare)
     dest = args.tasks_dir / "issue" / args.kind / args.name
     gi.write_task(dest, spec, fix, force=args.force)
     print(f"wrote {dest}: {len(tests)} hidden test file(s), repo pinned at {fix.parent[:12]}")
+    print(f"next: bananabench agent validate --write-tests --tasks-dir {args.tasks_dir} issue/{args.kind}/{args.name}")
     for path in fix.deleted_tests:
-        print(f"note: the fix deletes {path}; the hidden tests cannot delete it, check the verify command")
+        print(f"note: the fix deletes {path}; verification restores it from the start state, so leave it out of "
+              "[verify] targets")
     for path in fix.skipped:
         print(f"note: left the binary change of {path} out of the solution")
     return 0

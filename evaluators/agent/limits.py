@@ -1,4 +1,4 @@
-"""Stuck-monitor limits: defaults, a `bench.toml`-style file, per-task `[agent]` overrides, CLI flags.
+"""Attempt limits (stuck monitor, workspace size): defaults, a `bench.toml`-style file, per-task `[agent]` overrides, CLI flags.
 
 Precedence, lowest first: built-in defaults → `[limits]` of the config file → the task's
 `[agent]` section → `--timeout-s/--idle-s/--max-tool-calls` on the command line (the user's
@@ -26,6 +26,7 @@ class Limits:
     cycle_repeats: int = 4             # a cycle of 2..4 calls repeated this often
     repeat_message: int = 5            # the same assistant message in a row
     max_chunks: int = 32000            # streamed chunks in one model response (runaway generation)
+    workspace_mb: int = 2048           # size of the workspace file system (the verification stage gets twice)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

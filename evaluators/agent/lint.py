@@ -4,6 +4,7 @@ Categories: `smoke`, `coding/<sub>`, `feature/small-project`, `feature/large-pro
 `bugfix/large-project`, `refactor/large-project`, `issue/bugfix`, `issue/feature`, `frontend`,
 `review`, `aoc/<year>`. Every task has exactly one language tag; tasks of the project categories
 (feature/*, bugfix/*, refactor/*, issue/*) also have exactly one kind, one size and one origin tag.
+Every task lists the tests its verification expects (`[verify] tests`).
 """
 
 from __future__ import annotations
@@ -68,6 +69,9 @@ def lint_task(task: Task) -> list[str]:
         problems.append(f"{where}: grade: frontend tasks are graded by hand (grade = \"manual\")")
     if task.manual and task.screenshot is None:
         problems.append(f"{where}: screenshot: a manual task needs a [screenshot] section")
+    if not task.verify.tests:
+        problems.append(f"{where}: verify.tests: no expected tests (fill them in with "
+                        f"`bananabench agent validate --write-tests {task.id}`)")
     return problems
 
 

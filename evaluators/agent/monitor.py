@@ -4,7 +4,8 @@ It reacts to: the wall-clock limit (status `timeout`); and with status `stuck` t
 no model traffic for `idle_s`, the same tool call `repeat_call` times in a row, a cycle of 2–4
 calls repeated `cycle_repeats` times, the same assistant message `repeat_message` times in a row,
 one response over `max_chunks` streamed chunks (runaway generation, cut off by the proxy), and
-more than `max_tool_calls` tool calls.
+more than `max_tool_calls` tool calls; and with status `failed` to a workspace that filled its
+size-limited file system (`workspace_full`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from evaluators.agent.limits import Limits
 
 @dataclass(frozen=True)
 class Verdict:
-    status: str          # "timeout" or "stuck"
-    reason: str          # stuck_reason: timeout, idle, repeated_call, cycle, repeated_message, runaway, tool_calls
+    status: str          # "timeout", "stuck", or "failed" (workspace_full)
+    reason: str          # stuck_reason: timeout, idle, repeated_call, cycle, repeated_message, runaway, tool_calls,
+                         # workspace_full
     detail: str
 
 
@@ -64,9 +66,14 @@ class StuckMonitor:
                     self._decide(self._message_verdict())
         return self.verdict
 
-    def check(self, *, last_traffic: float | None = None, runaway: bool = False) -> Verdict | None:
-        """Time-based conditions and the proxy's runaway flag."""
+    def check(self, *, last_traffic: float | None = None, runaway: bool = False,
+              workspace_full: bool = False) -> Verdict | None:
+        """Time-based conditions, the proxy's runaway flag and a full workspace."""
         now = self.clock()
+        if workspace_full:
+            self._decide(Verdict("failed", "workspace_full",
+                                 f"the workspace reached its {self.limits.workspace_mb} MiB size limit (enforced by the "
+                                 "kernel); the attempt was stopped"))
         if runaway:
             self._decide(Verdict("stuck", "runaway", f"a response passed {self.limits.max_chunks} chunks"))
         if now - self.started > self.limits.timeout_s:

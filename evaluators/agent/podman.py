@@ -29,6 +29,7 @@ LABEL_PID = "bananabench.pid"
 LABEL_ROLE = "bananabench.role"
 ENV_RUNTIME = "BANANABENCH_PODMAN_RUNTIME"
 AGENT_UID = 1000
+PODMAN_FAILURE_CODES = (125, 126, 127)   # `podman run` itself failed, not the command in the container
 
 
 @dataclass(frozen=True)

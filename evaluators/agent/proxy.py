@@ -3,6 +3,10 @@
 The agent container has no network. A bridge inside it maps 127.0.0.1:8080 to this socket, and
 this proxy forwards only `POST /v1/chat/completions`, `POST /v1/completions` and `GET /v1/models`
 to the model server, pinning the `model` field to the model under test. Everything else gets 403.
+Requests come from the agent, so they are bounded before anything is read: a `Content-Length`
+that is not a plain decimal number gets 400, one over MAX_BODY 413; bodies waiting to be forwarded
+may hold at most MAX_BUFFERED bytes in all (503 beyond), an attempt gets at most MAX_CONNECTIONS
+connections at once (more are closed unanswered), and a client that stops sending is dropped.
 On the way it measures the traffic the monitor and the metrics need: request count, streamed
 chunks per response (a runaway response is cut off), time to first token, token usage and
 llama.cpp's timings, upstream failures, and the time of the last activity (idle detection).
@@ -26,7 +30,11 @@ from urllib.parse import urlsplit
 log = logging.getLogger("bananabench")
 
 ALLOWED = {("POST", "/v1/chat/completions"), ("POST", "/v1/completions"), ("GET", "/v1/models")}
-MAX_BODY = 64 << 20
+MAX_BODY = 32 << 20           # one request body
+MAX_BUFFERED = 64 << 20       # all request bodies held at once, per attempt
+MAX_DENIED_BODY = 1 << 20     # a refused request's body is drained (to answer cleanly) only up to this
+MAX_CONNECTIONS = 16          # open connections per attempt
+CLIENT_TIMEOUT_S = 120.0      # a client that sends nothing for this long is dropped
 SOCKET_NAME = "model.sock"
 
 
@@ -57,7 +65,22 @@ class Traffic:
     last_activity: float = field(default_factory=time.monotonic)
     active: int = 0
     runaway: bool = False
+    buffered: int = 0
+    connections: int = 0
+    refused_connections: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def reserve(self, n: int) -> bool:
+        """Take `n` bytes of the buffer budget (False when it would pass MAX_BUFFERED)."""
+        with self.lock:
+            if self.buffered + n > MAX_BUFFERED:
+                return False
+            self.buffered += n
+            return True
+
+    def release(self, n: int) -> None:
+        with self.lock:
+            self.buffered -= n
 
     def touch(self) -> None:
         self.last_activity = time.monotonic()
@@ -84,12 +107,39 @@ class Traffic:
                 "ttft_s": sum(ttft) / len(ttft) if ttft else None,
                 "max_chunks": max((r.chunks for r in self.requests), default=0),
                 "denied": list(self.denied),
+                "refused_connections": self.refused_connections,
             }
 
 
 class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 64
+    traffic: Traffic
+
+    def process_request(self, request, client_address) -> None:
+        """At most MAX_CONNECTIONS at once: more are closed before a thread or a byte is spent on them."""
+        with self.traffic.lock:
+            if self.traffic.connections >= MAX_CONNECTIONS:
+                self.traffic.refused_connections += 1
+                refuse = True
+            else:
+                self.traffic.connections += 1
+                refuse = False
+        if refuse:
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def handle_error(self, request, client_address) -> None:
+        log.debug("proxy: a sandbox connection failed", exc_info=True)
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self.traffic.lock:
+                self.traffic.connections -= 1
 
 
 class ModelProxy:
@@ -126,7 +176,10 @@ class ModelProxy:
         class Handler(_Handler):
             owner = proxy
 
-        self._server = _Server(str(self.socket_path), Handler)
+        self._server = _Server(str(self.socket_path), Handler, bind_and_activate=False)
+        self._server.traffic = self.traffic
+        self._server.server_bind()
+        self._server.server_activate()
         # The container's unprivileged user must be able to connect.
         os.chmod(self.socket_path, 0o666)
         self._thread = threading.Thread(target=self._server.serve_forever, name="model-proxy", daemon=True)
@@ -152,6 +205,7 @@ class _Handler(BaseHTTPRequestHandler):
     owner: ModelProxy
     protocol_version = "HTTP/1.1"
     server_version = "bananabench-proxy"
+    timeout = CLIENT_TIMEOUT_S
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: the runner logs what matters
         log.debug("proxy: " + format, *args)
@@ -161,13 +215,16 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _reply(self, status: int, message: str) -> None:
         body = json.dumps({"error": {"message": message, "type": "proxy"}}).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(body)
         self.close_connection = True
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(body)
+        except OSError:
+            pass                                # the client is gone; nothing to tell it
 
     def do_GET(self) -> None:
         self._handle("GET")
@@ -190,15 +247,34 @@ class _Handler(BaseHTTPRequestHandler):
     def do_OPTIONS(self) -> None:
         self._handle("OPTIONS")
 
+    def _length(self) -> int | None:
+        """The request's Content-Length (0 when absent); None after answering 400/411/413 for a bad one."""
+        if self.headers.get("Transfer-Encoding"):
+            self._reply(411, "send a Content-Length, not Transfer-Encoding")
+            return None
+        values = self.headers.get_all("Content-Length") or []
+        if not values:
+            return 0
+        value = values[0].strip()
+        if len(values) > 1 or not value.isascii() or not value.isdigit():
+            self._reply(400, "Content-Length must be one non-negative decimal number")
+            return None
+        if len(value) > 12 or int(value) > MAX_BODY:
+            self._reply(413, f"request body over {MAX_BODY} bytes")
+            return None
+        return int(value)
+
     def _handle(self, method: str) -> None:
         proxy = self.owner
         traffic = proxy.traffic
         traffic.touch()
         path = self.path
+        length = self._length()
+        if length is None:
+            return
         if (method, path) not in ALLOWED:
-            # Read what the client sent first: closing on unread data would reset the connection.
-            length = int(self.headers.get("Content-Length") or 0)
-            if 0 < length <= MAX_BODY:
+            # Drain a small body first: closing on unread data would reset the connection.
+            if 0 < length <= MAX_DENIED_BODY:
                 self.rfile.read(length)
             with traffic.lock:
                 traffic.denied.append(f"{method} {path}"[:200])
@@ -206,22 +282,30 @@ class _Handler(BaseHTTPRequestHandler):
             return
         body = b""
         if method == "POST":
-            if self.headers.get("Transfer-Encoding"):
-                self._reply(411, "send a Content-Length")
+            if not traffic.reserve(length):
+                self._reply(503, "the proxy is holding too many request bodies; retry later")
                 return
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > MAX_BODY:
-                self._reply(413, "request body too large")
-                return
-            body = self.rfile.read(length)
             try:
-                payload = json.loads(body)
-            except ValueError:
-                self._reply(400, "request body must be JSON")
-                return
-            if isinstance(payload, dict):
-                payload["model"] = proxy.model_id
-                body = json.dumps(payload).encode()
+                body = self.rfile.read(length)
+                if len(body) != length:
+                    self.close_connection = True
+                    return
+                try:
+                    payload = json.loads(body)
+                except ValueError:
+                    self._reply(400, "request body must be JSON")
+                    return
+                if isinstance(payload, dict):
+                    payload["model"] = proxy.model_id
+                    body = json.dumps(payload).encode()
+                self._count_and_forward(method, path, body)
+            finally:
+                traffic.release(length)
+            return
+        self._count_and_forward(method, path, body)
+
+    def _count_and_forward(self, method: str, path: str, body: bytes) -> None:
+        traffic = self.owner.traffic
         record = RequestRecord(path=path)
         with traffic.lock:
             traffic.requests.append(record)

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluators.agent import datasets, image, metrics, repos
+from evaluators.agent import datasets, image, metrics, repos, volumes
 from evaluators.agent import podman as pm
 from evaluators.agent.attempt import AttemptResult, Cancelled, Upstream, run_attempt
 from evaluators.agent.containers import Resources, Sandbox
@@ -61,6 +61,7 @@ class AgentRunOptions:
     timeout_s: float | None = None
     idle_s: float | None = None
     max_tool_calls: int | None = None
+    workspace_mb: int | None = None
     rerun: bool = False
     dry_run: bool = False
     config: str | None = None
@@ -85,20 +86,28 @@ def _validate(opts: AgentRunOptions) -> None:
         raise BadInput(f"--thinking must be one of {', '.join(THINKING_LEVELS)}, not {opts.thinking!r}")
     if opts.attempts < 1:
         raise BadInput("--attempts must be at least 1")
+    if opts.workspace_mb is not None and opts.workspace_mb < 0:
+        raise BadInput("--workspace-mb must be 0 (no limit) or a size in MiB")
 
 
 def dry_run(opts: AgentRunOptions, config: BenchConfig, out=sys.stdout) -> int:
     """Print the attempts a run would make, with their limits, without touching podman or the server."""
     tasks = select_tasks(opts)
-    cli = {"timeout_s": opts.timeout_s, "idle_s": opts.idle_s, "max_tool_calls": opts.max_tool_calls}
+    cli = _cli_limits(opts)
     print(f"{len(tasks)} task(s) x {opts.attempts} attempt(s) = {len(tasks) * opts.attempts} attempt(s) "
           f"for model {opts.name} at {opts.base_url}", file=out)
     for task in tasks:
         lim = merged(config.limits, task.agent, cli)
         flags = " manual" if task.manual else ""
         print(f"  {task.id}  [{','.join(task.tags)}]{flags}  timeout {lim.timeout_s:g}s idle {lim.idle_s:g}s "
-              f"max-tool-calls {lim.max_tool_calls}  attempts 1..{opts.attempts}", file=out)
+              f"max-tool-calls {lim.max_tool_calls} workspace {lim.workspace_mb} MiB  attempts 1..{opts.attempts}",
+              file=out)
     return 0
+
+
+def _cli_limits(opts: AgentRunOptions) -> dict[str, Any]:
+    return {"timeout_s": opts.timeout_s, "idle_s": opts.idle_s, "max_tool_calls": opts.max_tool_calls,
+            "workspace_mb": opts.workspace_mb}
 
 
 def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
@@ -109,6 +118,8 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
         dry_run(opts, config)
         return {"dry_run": True}
     tasks = select_tasks(opts)
+    cli_limits = _cli_limits(opts)
+    volumes.require_root(max(merged(config.limits, t.agent, cli_limits).workspace_mb for t in tasks))
     from evaluators.core.backends import server as server_mod
 
     info = server_mod.discover(opts.base_url, model_id=opts.model_id, name=opts.name, ctx=opts.ctx,
@@ -119,7 +130,6 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
     img = image.resolve(podman, opts.image)
     log.info("sandbox image %s (%s, Pi %s)", img.name, img.kind, img.pi_version)
     parallel = opts.parallel or info.n_slots or 1
-    cli_limits = {"timeout_s": opts.timeout_s, "idle_s": opts.idle_s, "max_tool_calls": opts.max_tool_calls}
     spec = RunSpec(
         evaluator="agent", benchmark=BENCHMARK, model_name=opts.name, benchmark_version=BENCHMARK_VERSION,
         artifact={"identity": {"kind": "server", "model_id": info.model_id},
@@ -145,6 +155,7 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
                    headline_metric="score") as run:
         owner = core_runs.slug(opts.name)
         pm.remove_stale(podman, owner)
+        volumes.unmount_below(run.dir)  # file systems a crashed run of this model left mounted (the lock is ours)
         sandbox = Sandbox(podman, img, owner=owner,
                           resources=Resources(memory=opts.memory, pids=opts.pids, cpus=opts.cpus))
         pi_options = PiOptions(model_id=info.model_id, context_window=info.ctx, max_tokens=opts.max_tokens,

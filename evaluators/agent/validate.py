@@ -1,15 +1,19 @@
 """`agent validate`: every task must fail on its start state and pass with its reference solution.
 
-For manual (frontend) tasks the automated part is a smoke check: with the solution, the verify
-command passes and the page builds and loads without page or console errors.
+Both sides go through the task's runner exactly as an attempt's verification does, so a task is
+valid only when its solution makes every expected test pass in the runner's own record (and the
+start state does not). For manual (frontend) tasks the automated part is a smoke check: with the
+solution, the smoke grader passes and the page builds and loads without page or console errors.
 With podman the checks run in sandbox containers; `--native` runs them on the host without
 isolation, which is only acceptable for trusted tasks (the task's own commands run as you).
+`--write-tests` writes the tests the solution passed into the task's `[verify] tests`.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,19 +23,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluators.agent import datasets, repos
-from evaluators.agent.containers import MAX_LOG, Sandbox, chown_tree
+from evaluators.agent import datasets, repos, verification
+from evaluators.agent.containers import Sandbox, chown_tree
 from evaluators.agent.image import SUPPORT_DIR
+from evaluators.agent.verdict import decide
+from evaluators.agent.verification import VerifyRun
+from evaluators.core import atomic
 
 SCREENSHOT_SCRIPT = SUPPORT_DIR / "screenshot.py"
 
 
 @dataclass
 class Check:
-    rc: int
-    output: str
-    timed_out: bool = False
+    run: VerifyRun
     page: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        return self.run.verdict.passed
 
 
 @dataclass
@@ -48,19 +57,21 @@ class Validation:
         if self.problem:
             return False
         assert self.solution is not None and self.start is not None
-        solution_ok = self.solution.rc == 0 and not self.solution.timed_out
         if self.manual:
             page = self.solution.page
-            return solution_ok and bool(page.get("loaded")) and not page.get("page_errors") \
+            return self.solution.passed and bool(page.get("loaded")) and not page.get("page_errors") \
                 and not page.get("console_errors")
-        return solution_ok and self.start.rc != 0
+        return self.solution.passed and not self.start.passed
 
     def describe(self) -> str:
         if self.problem:
             return self.problem
         assert self.solution is not None and self.start is not None
-        parts = [f"start state {'fails' if self.start.rc != 0 else 'PASSES'} (exit {self.start.rc})",
-                 f"solution {'passes' if self.solution.rc == 0 else 'FAILS'} (exit {self.solution.rc})"]
+        start, solution = self.start.run.verdict, self.solution.run.verdict
+        parts = [] if self.manual else [f"start state {'PASSES' if start.passed else 'fails'} ({start.reason})"]
+        parts.append(f"solution {'passes' if solution.passed else 'FAILS'} ({solution.reason})")
+        if solution.unexpected:
+            parts.append(f"{len(solution.unexpected)} recorded test(s) not expected (not graded)")
         if self.manual:
             page = self.solution.page
             state = "loads" if page.get("loaded") else f"does NOT load ({page.get('error', 'no report')})"
@@ -68,31 +79,29 @@ class Validation:
             parts.append(f"page {state}" + (f", {len(errors)} error(s): {errors[0][:120]}" if errors else ""))
         return "; ".join(parts)
 
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"task": self.task, "ok": self.ok, "detail": self.describe(),
+                               "seconds": round(self.seconds, 2)}
+        for side in ("start", "solution"):
+            check = getattr(self, side)
+            if check is not None:
+                out[side] = check.run.verdict.details()
+        return out
+
 
 class NativeRunner:
-    """Runs verify commands and screenshots on the host (no isolation)."""
+    """Runs the verification and screenshots on the host (no isolation)."""
 
-    def verify(self, workspace: Path, task: datasets.Task, scratch: Path) -> Check:
-        shutil.rmtree(scratch, ignore_errors=True)
-        shutil.copytree(workspace, scratch, symlinks=True)
-        if task.verify_dir.is_dir():
-            shutil.copytree(task.verify_dir, scratch, symlinks=True, dirs_exist_ok=True)
-        try:
-            proc = subprocess.run(["sh", "-c", task.verify_cmd], cwd=scratch, capture_output=True,
-                                  timeout=task.verify_timeout_s, env={**os.environ, "CI": "1"})
-            out = (proc.stdout + proc.stderr)[-MAX_LOG:].decode(errors="replace")
-            return Check(proc.returncode, out)
-        except subprocess.TimeoutExpired as exc:
-            return Check(124, (exc.stdout or b"").decode(errors="replace"), timed_out=True)
+    def verify(self, workspace: Path, start: Path, task: datasets.Task, scratch: Path) -> VerifyRun:
+        return verification.verify_native(task, workspace, start, scratch)
 
     def screenshot(self, workspace: Path, task: datasets.Task, out: Path) -> dict[str, Any]:
         spec = task.screenshot
         assert spec is not None
-        root = workspace
         if spec.build:
             subprocess.run(["sh", "-c", spec.build], cwd=workspace, capture_output=True, timeout=600)
         out.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, str(SCREENSHOT_SCRIPT), "--page", str(root / spec.path), "--out", str(out),
+        cmd = [sys.executable, str(SCREENSHOT_SCRIPT), "--page", str(workspace / spec.path), "--out", str(out),
                "--width", str(spec.width), "--height", str(spec.height), "--chromium", _host_chromium()]
         if spec.mobile_width:
             cmd += ["--mobile-width", str(spec.mobile_width)]
@@ -106,10 +115,8 @@ class PodmanRunner:
     def __init__(self, sandbox: Sandbox):
         self.sandbox = sandbox
 
-    def verify(self, workspace: Path, task: datasets.Task, scratch: Path) -> Check:
-        result = self.sandbox.verify(workspace, task.verify_dir, scratch, task.verify_cmd,
-                                     timeout_s=task.verify_timeout_s)
-        return Check(result.rc, result.text, result.timed_out)
+    def verify(self, workspace: Path, start: Path, task: datasets.Task, scratch: Path) -> VerifyRun:
+        return verification.verify_in_podman(self.sandbox, task, workspace, start, scratch)
 
     def screenshot(self, workspace: Path, task: datasets.Task, out: Path) -> dict[str, Any]:
         spec = task.screenshot
@@ -150,8 +157,71 @@ def validate_task(task: datasets.Task, runner: NativeRunner | PodmanRunner, owne
         if owner_ids is not None:
             chown_tree(start, *owner_ids)
             chown_tree(solution, *owner_ids)
-        start_check = runner.verify(start, task, tmp_path / "verify-start")
-        solution_check = runner.verify(solution, task, tmp_path / "verify-solution")
+        start_check = Check(runner.verify(start, start, task, tmp_path / "stage-start"))
+        solution_check = Check(runner.verify(solution, start, task, tmp_path / "stage-solution"))
         if task.screenshot is not None:
             solution_check.page = runner.screenshot(solution, task, tmp_path / "shots")
     return Validation(task.id, start_check, solution_check, time.monotonic() - started, task.manual)
+
+
+def rejudge(task: datasets.Task, result: Validation) -> None:
+    """Decide both sides again from their records (after the task's expected tests changed)."""
+    for check in (result.start, result.solution):
+        if check is not None and not check.run.verdict.build_failed:
+            check.run.verdict = decide(task.verify, check.run.records,
+                                       timed_out_s=task.verify.timeout_s if check.run.timed_out else None)
+
+
+def write_tests(task: datasets.Task, result: Validation) -> list[str]:
+    """Write the tests the solution passed into the task's `[verify] tests`; returns them."""
+    assert result.solution is not None
+    ids = sorted(t for t, o in result.solution.run.records.items() if o.outcome == "passed")
+    path = task.dir / datasets.TASK_FILE
+    atomic.write_text(path, set_tests(path.read_text(encoding="utf-8"), ids), overwrite=True)
+    return ids
+
+
+def set_tests(text: str, ids: list[str]) -> str:
+    """`text` (a task.toml) with `tests = [...]` in its [verify] table replaced or added."""
+    array = "tests = [\n" + "".join(f"  {json.dumps(i)},\n" for i in ids) + "]"
+    section = re.search(r"^\[verify\][ \t]*$", text, re.M)
+    if section is None:
+        raise ValueError("no [verify] table")
+    end = re.search(r"^\[", text[section.end():], re.M)
+    stop = section.end() + end.start() if end else len(text)
+    body = text[section.end():stop]
+    found = re.search(r"^tests\s*=\s*\[", body, re.M)
+    if found:
+        close = _array_end(body, found.end() - 1)
+        body = body[:found.start()] + array + body[close:]
+    else:
+        runner = re.search(r"^runner\s*=.*$", body, re.M)
+        at = runner.end() if runner else 0
+        body = body[:at] + "\n" + array + body[at:]
+    return text[:section.end()] + body + text[stop:]
+
+
+def _array_end(text: str, opening: int) -> int:
+    """The index just past the `]` closing the TOML array that opens at `opening` (strings respected)."""
+    depth, i, quote = 0, opening, None
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in "\"'":
+            quote = c
+        elif c == "#":
+            i = text.find("\n", i)
+            if i < 0:
+                break
+        elif c == "[":
+            depth += 1
+        elif c == "]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ValueError("unterminated tests array")

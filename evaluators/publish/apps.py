@@ -1,31 +1,48 @@
 """Model-written files that the site republishes: screenshots, and (opt-in) the frontend apps.
 
-Apps are model-written code. They are copied only with `--include-apps`, shown only inside a
-sandboxed iframe (scripts allowed, same origin not), and every HTML file gets a
-Content-Security-Policy that forbids loading anything from outside the app's own folder, so
-viewing the gallery never contacts a third party.
+Apps are model-written code, so none of their files is published as a file of the site: a file a
+browser can run script from (HTML and its variants, SVG, XHTML, XML, or anything sniffed as such)
+would run with the site's origin when opened directly. Instead the app's entry page is rebuilt as
+one self-contained document, with an allowlist of its local files inlined (classic scripts and
+stylesheets as text; raster images, SVG images and fonts as `data:` URLs), and that document exists
+only as the `srcdoc` of a sandboxed frame (scripts allowed, same origin, pop-ups, forms and top
+navigation not). Its Content-Security-Policy allows nothing from outside the document, so viewing an
+app never contacts a third party. Files outside the allowlist, links, and anything over the caps are
+left out. Screenshots are published only when their magic bytes say PNG, JPEG or WebP.
 """
 
 from __future__ import annotations
 
+import base64
 import logging
+import os
 import re
-import shutil
+import stat
 from pathlib import Path
 
 from evaluators.publish.queries import Attempt, Queries
 
 log = logging.getLogger("bananabench")
 
-APP_CAP_BYTES = 20_000_000
-SKIP_DIRS = {"node_modules", ".git", "__pycache__", ".venv", "venv", ".cache"}
+APP_CAP_BYTES = 8_000_000        # the inlined document
+FILE_CAP_BYTES = 4_000_000       # one inlined file
 ENTRY_CANDIDATES = ("index.html", "dist/index.html", "build/index.html", "public/index.html")
-APP_CSP = ("default-src 'self' 'unsafe-inline' data: blob:; connect-src 'none'; form-action 'none'; "
-           "base-uri 'none'; frame-src 'none'")
+APP_CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
+           "font-src data:; media-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'; frame-src 'none'")
 _CSP_META = f'<meta http-equiv="Content-Security-Policy" content="{APP_CSP}">'
-_DOCTYPE = re.compile(rb"^\s*(?:\xef\xbb\xbf)?\s*<!doctype[^>]*>", re.I)
+_DOCTYPE = re.compile(r"^\s*(?:\ufeff)?\s*<!doctype[^>]*>", re.I)
+_SCRIPT = re.compile(r"<script\b([^>]*)\bsrc\s*=\s*([\"']?)([^\"'\s>]+)\2([^>]*)>\s*</script\s*>", re.I)
+_STYLESHEET = re.compile(r"<link\b[^>]*>", re.I)
+_HREF = re.compile(r"\bhref\s*=\s*([\"']?)([^\"'\s>]+)\1", re.I)
+_SRC = re.compile(r"(<(?:img|source|audio|video)\b[^>]*\bsrc\s*=\s*)([\"']?)([^\"'\s>]+)\2", re.I)
+_CSS_URL = re.compile(r"url\(\s*([\"']?)([^\"')\s]+)\1\s*\)", re.I)
 
 _MAGIC = ((b"\x89PNG\r\n\x1a\n", ".png"), (b"\xff\xd8\xff", ".jpg"))
+_MEDIA = {".png": "image/png", ".jpg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
+          ".svg": "image/svg+xml", ".woff": "font/woff", ".woff2": "font/woff2", ".ttf": "font/ttf",
+          ".otf": "font/otf"}
+_MEDIA_MAGIC = {".gif": (b"GIF87a", b"GIF89a"), ".woff": (b"wOFF",), ".woff2": (b"wOF2",),
+                ".ttf": (b"\x00\x01\x00\x00", b"true"), ".otf": (b"OTTO",)}
 
 
 def image_suffix(path: Path) -> str | None:
@@ -57,32 +74,89 @@ def find_entry(q: Queries, att: Attempt) -> tuple[Path, str] | None:
     return None
 
 
-def _with_csp(data: bytes) -> bytes:
-    match = _DOCTYPE.match(data)
-    cut = match.end() if match else 0
-    return data[:cut] + _CSP_META.encode() + data[cut:]
-
-
-def copy_app(entry: tuple[Path, str], target: Path) -> str | None:
-    """Copy an app folder (no symlinks, no dependency folders, at most APP_CAP_BYTES) into the site."""
-    folder, index = entry
-    files = []
-    total = 0
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if any(part in SKIP_DIRS or part.startswith(".") for part in rel.parts) or path.is_symlink():
-            continue
-        if path.is_file():
-            total += path.stat().st_size
-            files.append(rel)
-    if total > APP_CAP_BYTES:
-        log.warning("%s: app is %d bytes (over %d); not published", folder, total, APP_CAP_BYTES)
+def _read_local(folder: Path, base: Path, ref: str) -> tuple[Path, bytes] | None:
+    """A file the app references, if it is a regular file inside the app folder (no links, under the cap)."""
+    if re.match(r"^[a-z][a-z0-9+.-]*:|^//", ref, re.I):
         return None
-    for rel in files:
-        dest = target / rel
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        if rel.suffix.lower() in (".html", ".htm"):
-            dest.write_bytes(_with_csp((folder / rel).read_bytes()))
-        else:
-            shutil.copyfile(folder / rel, dest)
-    return index
+    rel = ref.split("#", 1)[0].split("?", 1)[0]
+    if not rel:
+        return None
+    path = Path(os.path.normpath(base / rel))
+    if not path.is_relative_to(folder):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > FILE_CAP_BYTES:
+            return None
+        return path, fh.read(FILE_CAP_BYTES)
+
+
+def _data_url(path: Path, data: bytes) -> str | None:
+    suffix = path.suffix.lower().replace(".jpeg", ".jpg")
+    if suffix not in _MEDIA:
+        return None
+    if suffix in (".png", ".jpg", ".webp") and image_suffix(path) != suffix:
+        return None
+    if suffix in _MEDIA_MAGIC and not data.startswith(_MEDIA_MAGIC[suffix]):
+        return None
+    return f"data:{_MEDIA[suffix]};base64,{base64.b64encode(data).decode()}"
+
+
+def _inline_css(css: str, folder: Path, base: Path) -> str:
+    def url(m: re.Match) -> str:
+        found = _read_local(folder, base, m.group(2))
+        data = found and _data_url(*found)
+        return f"url({data})" if data else "url(about:invalid)"
+    return _CSS_URL.sub(url, css).replace("</style", "<\\/style")
+
+
+def inline_app(entry: tuple[Path, str]) -> str | None:
+    """The app's entry page as one self-contained document (None when it is missing or too big)."""
+    folder, index = entry
+    folder = Path(os.path.normpath(folder.resolve()))
+    found = _read_local(folder, folder, index)
+    if found is None:
+        return None
+    page, raw = found
+    base = page.parent
+    html = raw.decode("utf-8", errors="replace")
+
+    def script(m: re.Match) -> str:
+        attrs = (m.group(1) + m.group(4)).lower()
+        got = _read_local(folder, base, m.group(3))
+        if got is None or got[0].suffix.lower() not in (".js", ".mjs") or "module" in attrs:
+            return "<script>/* left out: not a local classic script */</script>"
+        code = got[1].decode("utf-8", errors="replace").replace("</script", "<\\/script")
+        return f"<script>{code}</script>"
+
+    def link(m: re.Match) -> str:
+        tag = m.group(0)
+        if "stylesheet" not in tag.lower():
+            return ""     # preloads, icons, manifests, prefetches: nothing is fetched from an app
+        href = _HREF.search(tag)
+        got = href and _read_local(folder, base, href.group(2))
+        if not got or got[0].suffix.lower() != ".css":
+            return ""
+        return f"<style>{_inline_css(got[1].decode('utf-8', errors='replace'), folder, got[0].parent)}</style>"
+
+    def media(m: re.Match) -> str:
+        got = _read_local(folder, base, m.group(3))
+        data = got and _data_url(*got)
+        return f'{m.group(1)}"{data or "about:invalid"}"'
+
+    html = re.sub(r"(<style\b[^>]*>)(.*?)(</style\s*>)",
+                  lambda m: m.group(1) + _inline_css(m.group(2), folder, base) + m.group(3), html, flags=re.I | re.S)
+    html = _SRC.sub(media, html)
+    html = _SCRIPT.sub(script, html)
+    html = _STYLESHEET.sub(link, html)
+    match = _DOCTYPE.match(html)
+    cut = match.end() if match else 0
+    html = html[:cut] + _CSP_META + html[cut:]
+    if len(html.encode()) > APP_CAP_BYTES:
+        log.warning("%s: the inlined app is over %d bytes; not published", page, APP_CAP_BYTES)
+        return None
+    return html

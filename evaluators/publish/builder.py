@@ -343,15 +343,15 @@ class SiteBuilder:
         return out
 
     def publish_app(self, att: Attempt) -> str | None:
+        """The app page: our page holding the app, inlined, in a sandboxed frame (no model file is published)."""
         entry = apps.find_entry(self.q, att)
         if entry is None:
             return None
-        folder = self.links.app(att.run_id, att.item_id, att.attempt)
-        index = apps.copy_app(entry, self.out / folder)
-        if index is None:
+        document = apps.inline_app(entry)
+        if document is None:
             return None
-        page = folder + ".html"
-        self.render("app.html.j2", page, a=att, src=f"{Path(folder).name}/{index}",
+        page = self.links.app(att.run_id, att.item_id, att.attempt) + ".html"
+        self.render("app.html.j2", page, a=att, document=document,
                     model=self.q.run(att.run_id)["model_name"], title=f"App: {att.item_id}")
         return page
 

@@ -38,27 +38,40 @@ def say(text: str, **kw: Any) -> Reply:
     return Reply(content=text, **kw)
 
 
-def write_task(root: Path, task_id: str, *, prompt: str, verify_cmd: str = "test -f done.txt",
+CHECK_DONE = """import json, os
+passed = os.path.isfile("done.txt")
+with open(os.environ["BANANABENCH_REPORT"], "a") as fh:
+    fh.write(json.dumps({"id": "done", "outcome": "passed" if passed else "failed"}) + "\\n")
+"""
+
+
+def write_task(root: Path, task_id: str, *, prompt: str, verify_toml: str | None = None,
                agent: dict[str, Any] | None = None, files: dict[str, str] | None = None,
-               verify: dict[str, str] | None = None, tags: tuple[str, ...] = ("shell",)) -> Path:
-    """A small task folder written by a test."""
+               verify: dict[str, str] | None = None, tags: tuple[str, ...] = ("shell",),
+               solution: dict[str, str] | None = None) -> Path:
+    """A small task folder written by a test; by default a script grader records `done` when done.txt exists."""
     directory = root / task_id
     category = task_id.rsplit("/", 1)[0]
     (directory / "workspace").mkdir(parents=True)
     (directory / "solution").mkdir()
+    if verify_toml is None:
+        verify_toml = 'runner = "script"\ncmd = \'python3 -I "$BANANABENCH_VERIFY/check.py"\'\ntests = ["done"]'
+        verify = {"check.py": CHECK_DONE, **(verify or {})}
     toml = [f'title = "{task_id}"', f'category = "{category}"', f"tags = {json.dumps(list(tags))}", "",
-            "[verify]", f"cmd = {json.dumps(verify_cmd)}", "timeout_s = 60"]
+            "[verify]", verify_toml, "timeout_s = 60"]
     if agent:
         toml += ["", "[agent]"] + [f"{k} = {v}" for k, v in agent.items()]
     (directory / "task.toml").write_text("\n".join(toml) + "\n")
     (directory / "prompt.md").write_text(prompt + "\n")
     for name, text in (files or {"README.md": "start\n"}).items():
+        (directory / "workspace" / name).parent.mkdir(parents=True, exist_ok=True)
         (directory / "workspace" / name).write_text(text)
-    if verify:
-        (directory / "verify").mkdir()
-        for name, text in verify.items():
-            (directory / "verify" / name).write_text(text)
-    (directory / "solution" / "done.txt").write_text("done\n")
+    for name, text in (verify or {}).items():
+        (directory / "verify" / name).parent.mkdir(parents=True, exist_ok=True)
+        (directory / "verify" / name).write_text(text)
+    for name, text in (solution or {"done.txt": "done\n"}).items():
+        (directory / "solution" / name).parent.mkdir(parents=True, exist_ok=True)
+        (directory / "solution" / name).write_text(text)
     return directory
 
 

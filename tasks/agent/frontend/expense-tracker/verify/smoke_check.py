@@ -4,9 +4,10 @@ Checks, with the settings in smoke.json next to this file:
   1. the page exists and every local script / stylesheet / image it references exists; nothing is loaded
      from the network and no ES modules are used (they do not load from file://);
   2. every script (files and inline) is valid JavaScript (`node --check`);
-  3. in headless Chromium (when installed) the page loads over file:// without uncaught errors, console
-     errors or failed resource loads, and the rendered page contains the expected texts and elements.
-Exit 0 when all checks pass; the reasons for a failure are printed one per line.
+  3. in headless Chromium the page loads over file:// without uncaught errors, console errors or failed
+     resource loads, and the rendered page contains the expected texts and elements.
+Runs from the staged workspace (the current folder) and records three tests, `files`, `syntax` and
+`browser`, in $BANANABENCH_REPORT; the reasons for a failure are printed one per line.
 """
 
 import html as htmllib
@@ -15,15 +16,14 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CONFIG = json.loads((HERE / "smoke.json").read_text())
-PAGE = HERE / CONFIG.get("page", "index.html")
-problems = []
+PAGE = Path.cwd() / CONFIG.get("page", "index.html")
+problems = {"files": [], "syntax": [], "browser": []}
 
 HARNESS = """<script>(function(){
 function note(m){try{console.log('SMOKE-ERROR '+m);}catch(e){}}
@@ -70,17 +70,17 @@ def static_checks(html: str) -> list[Path]:
     scripts = []
     for ref in refs.refs:
         if re.match(r"^(https?:)?//", ref):
-            problems.append(f"loads {ref} from the network (the app must work offline)")
+            problems["files"].append(f"loads {ref} from the network (the app must work offline)")
             continue
         if ref.startswith("data:"):
             continue
         path = (PAGE.parent / ref.split("?")[0].split("#")[0]).resolve()
         if not path.is_file():
-            problems.append(f"references {ref}, which does not exist")
+            problems["files"].append(f"references {ref}, which does not exist")
         elif path.suffix == ".js":
             scripts.append(path)
     for m in refs.modules:
-        problems.append(f"uses an ES module ({m}); modules do not load from file://, use classic scripts")
+        problems["files"].append(f"uses an ES module ({m}); modules do not load from file://, use classic scripts")
     with tempfile.TemporaryDirectory() as tmp:
         for i, code in enumerate(refs.inline):
             if code.strip():
@@ -93,7 +93,7 @@ def static_checks(html: str) -> list[Path]:
             out = subprocess.run(["node", "--check", str(script)], capture_output=True, text=True, timeout=60)
             if out.returncode != 0:
                 detail = (out.stderr.strip().splitlines() or ["?"])
-                problems.append(f"JavaScript syntax error in {script.name}: {' '.join(detail[:4])[:300]}")
+                problems["syntax"].append(f"JavaScript syntax error in {script.name}: {' '.join(detail[:4])[:300]}")
     return scripts
 
 
@@ -108,7 +108,7 @@ def chromium() -> str | None:
 def browser_checks(html: str) -> None:
     binary = chromium()
     if binary is None:
-        print("note: no Chromium found; skipped the in-browser checks")
+        problems["browser"].append("no Chromium found: the in-browser checks could not run")
         return
     injected = re.sub(r"(<head[^>]*>)", r"\1" + HARNESS.replace("\\", "\\\\"), html, count=1, flags=re.I)
     if injected == html:
@@ -127,36 +127,50 @@ def browser_checks(html: str) -> None:
         probe.unlink(missing_ok=True)
     for line in out.stderr.splitlines():
         if "SMOKE-ERROR" in line or ("CONSOLE" in line and "Uncaught" in line):
-            problems.append("in the browser: " + line.split("] ", 1)[-1][:300])
+            problems["browser"].append("in the browser: " + line.split("] ", 1)[-1][:300])
     dom = out.stdout
     if "<body" not in dom:
-        problems.append(f"the page did not render (chromium exit {out.returncode}): {out.stderr.strip()[-300:]}")
+        problems["browser"].append(f"the page did not render (chromium exit {out.returncode}): {out.stderr.strip()[-300:]}")
         return
     text = re.sub(r"<script.*?</script>|<style.*?</style>", " ", dom, flags=re.S | re.I)
     visible = htmllib.unescape(re.sub(r"<[^>]+>", " ", text))
     for needle in CONFIG.get("texts", []):
         if needle.lower() not in visible.lower():
-            problems.append(f"the rendered page does not show {needle!r}")
+            problems["browser"].append(f"the rendered page does not show {needle!r}")
     for selector, minimum in CONFIG.get("min_tags", {}).items():
         count = len(re.findall(rf"<{selector}[\s>]", dom, flags=re.I))
         if count < minimum:
-            problems.append(f"the rendered page has {count} <{selector}> element(s), expected at least {minimum}")
+            problems["browser"].append(f"the rendered page has {count} <{selector}> element(s), expected at least {minimum}")
 
 
-def main() -> int:
+def record(test_id, outcome, message=""):
+    line = {"id": test_id, "outcome": outcome, "message": message[-2000:]}
+    with open(os.environ["BANANABENCH_REPORT"], "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line) + "\n")
+
+
+def main() -> None:
     if not PAGE.is_file():
         print(f"FAIL {PAGE.name} does not exist")
-        return 1
+        record("files", "failed", f"{PAGE.name} does not exist")
+        return
     html = PAGE.read_text(encoding="utf-8", errors="replace")
     static_checks(html)
-    if not problems:
+    if not problems["files"] and not problems["syntax"]:
         browser_checks(html)
-    for p in problems:
-        print("FAIL", p)
-    if not problems:
+        ran_browser = True
+    else:
+        ran_browser = False
+    for test_id, found in problems.items():
+        for p in found:
+            print("FAIL", p)
+        if test_id == "browser" and not ran_browser:
+            record(test_id, "skipped", "not run: the static checks failed")
+        else:
+            record(test_id, "failed" if found else "passed", "\n".join(found))
+    if not any(problems.values()):
         print("smoke check passed")
-    return 1 if problems else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -5,17 +5,18 @@ counts for a planted defect when it names the same file, its line range overlaps
 (within a small tolerance), the range is narrow (a finding spanning more than MAX_SPAN lines counts for
 nothing), and the explanation uses the vocabulary of that kind of defect. Each finding can count once.
 Listing many findings does not help: beyond MAX_FINDINGS the score shrinks with the square of the excess ratio.
-Prints one line per planted defect, then `SCORE: x`; exit 0 when the score reaches PASS_SCORE.
+Runs from the staged workspace (the current folder) and records one test, `review`, in $BANANABENCH_REPORT:
+its score, and passed when the score reaches PASS_SCORE. Prints one line per planted defect.
 """
 
 import json
+import os
 import re
-import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DEFECTS = json.loads((HERE / "review_defects.json").read_text())
-REVIEW = HERE / "REVIEW.md"
+REVIEW = Path.cwd() / "REVIEW.md"
 TOLERANCE = 2
 MAX_SPAN = 10
 MAX_FINDINGS = 10
@@ -54,11 +55,18 @@ def matches(finding, defect):
     return any(re.search(k, text) for k in defect["keywords"])
 
 
+def record(score, message):
+    line = {"id": "review", "outcome": "passed" if score >= PASS_SCORE else "failed", "score": round(score, 4),
+            "message": message}
+    with open(os.environ["BANANABENCH_REPORT"], "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line) + "\n")
+
+
 def main():
     if not REVIEW.is_file():
         print("no REVIEW.md in the workspace")
-        print("SCORE: 0")
-        return 1
+        record(0.0, "no REVIEW.md in the workspace")
+        return
     found = findings(REVIEW.read_text(encoding="utf-8", errors="replace"))
     used = set()
     hits = 0
@@ -72,10 +80,10 @@ def main():
     if len(found) > MAX_FINDINGS:
         score *= (MAX_FINDINGS / len(found)) ** 2
         print(f"{len(found)} findings listed (more than {MAX_FINDINGS}): score scaled down")
-    print(f"{hits}/{len(DEFECTS)} planted defects found in {len(found)} finding(s)")
-    print(f"SCORE: {score:.3f}")
-    return 0 if score >= PASS_SCORE else 1
+    summary = f"{hits}/{len(DEFECTS)} planted defects found in {len(found)} finding(s), score {score:.3f}"
+    print(summary)
+    record(score, summary)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

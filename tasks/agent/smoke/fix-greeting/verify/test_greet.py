@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+import unittest
 
 
 def run(*names):
@@ -9,18 +10,23 @@ def run(*names):
     return out.returncode, out.stdout
 
 
-CASES = [
-    ((), "Hello, world!\n"),
-    (("Ada",), "Hello, Ada!\n"),
-    (("Ada", "Grace"), "Hello, Ada!\nHello, Grace!\n"),
-    (("Jean-Luc", "Zoë"), "Hello, Jean-Luc!\nHello, Zoë!\n"),
-]
+class TestGreet(unittest.TestCase):
+    def check(self, names, want):
+        rc, got = run(*names)
+        self.assertEqual((rc, got), (0, want), f"greet.py {' '.join(names)}")
 
-failed = 0
-for names, want in CASES:
-    rc, got = run(*names)
-    if rc != 0 or got != want:
-        failed += 1
-        print(f"FAIL greet.py {' '.join(names)!s}: exit {rc}, got {got!r}, want {want!r}")
-print(f"{len(CASES) - failed}/{len(CASES)} cases pass")
-sys.exit(1 if failed else 0)
+    def test_no_name(self):
+        self.check((), "Hello, world!\n")
+
+    def test_one_name(self):
+        self.check(("Ada",), "Hello, Ada!\n")
+
+    def test_two_names(self):
+        self.check(("Ada", "Grace"), "Hello, Ada!\nHello, Grace!\n")
+
+    def test_non_ascii_names(self):
+        self.check(("Jean-Luc", "Zoë"), "Hello, Jean-Luc!\nHello, Zoë!\n")
+
+
+if __name__ == "__main__":
+    unittest.main()

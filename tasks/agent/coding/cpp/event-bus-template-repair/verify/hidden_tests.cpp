@@ -1,5 +1,7 @@
 // Hidden tests for bus/event_bus.hpp (C++17).
 #include <cstdio>
+
+#include "bananabench_test.hpp"
 #include <functional>
 #include <string>
 #include <type_traits>
@@ -39,7 +41,7 @@ struct Functor {
     void operator()(const C&) const { ++*hits; }
 };
 
-int main() {
+BB_TEST(event_bus_behaviour) {
     {
         Bus b;
         auto s1 = b.subscribe(free_a);
@@ -134,10 +136,7 @@ int main() {
         bus::overloaded single{[](int x) { return x * 2; }};
         CHECK(single(21) == 42);
     }
-    if (failures) {
-        std::printf("%d check(s) failed\n", failures);
-        return 1;
-    }
-    std::printf("all checks passed\n");
-    return 0;
+    BB_CHECK_EQ(failures, 0);
 }
+
+BB_MAIN()

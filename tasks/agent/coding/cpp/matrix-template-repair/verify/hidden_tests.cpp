@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+
+#include "bananabench_test.hpp"
 #include <random>
 #include <sstream>
 #include <string>
@@ -114,7 +116,7 @@ void check_determinant() {
     CHECK(determinant(Matrix<long long, N, N>::identity()) == 1);
 }
 
-int main() {
+BB_TEST(matrix_api_and_numerics) {
     // construction and access
     Matrix<int, 2, 3> a{{1, 2, 3}, {4, 5, 6}};
     const Matrix<int, 2, 3> ca = a;
@@ -187,10 +189,7 @@ int main() {
     os << Matrix<int, 2, 2>{{1, 2}, {3, 4}};
     CHECK(os.str() == "[1 2\n 3 4]");
 
-    if (failures) {
-        std::printf("%d check(s) failed\n", failures);
-        return 1;
-    }
-    std::printf("all checks passed\n");
-    return 0;
+    BB_CHECK_EQ(failures, 0);
 }
+
+BB_MAIN()

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-BIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "csvq")
+BIN = os.path.abspath(os.path.join("build", "csvq"))  # run from the staged workspace
 NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 failures = []
 

@@ -1,0 +1,156 @@
+"""Running a task's verification: stage and build in one container, run the tests in another.
+
+Phase 1 (with the hidden files, read-only) stages the copy of the workspace (runner configuration
+restored from the start state, hidden files laid in) and builds; phase 2 (without the hidden files,
+except for script graders) runs the tests, each process writing its own record. The verdict comes
+from `verdict.decide` over those records. `agent validate --native` runs the same driver on the host.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evaluators.agent import podman as pm
+from evaluators.agent.containers import MAX_LOG, OneShot, Sandbox, prepare_scratch
+from evaluators.agent.datasets import Task
+from evaluators.agent.image import SUPPORT_DIR
+from evaluators.agent.verdict import TestOutcome, Verdict, decide, read_records
+from evaluators.core.errors import EvaluationFailure
+
+DRIVER = "grader/run.py"
+STAGE_FILE_CAP = 256 << 20   # bytes of one file copied into the verification stage
+_MARK = "BUILD FAILED: "
+DRIVER_STARTED = "bananabench-verify: driver started"
+
+
+@dataclass
+class VerifyRun:
+    verdict: Verdict
+    log: str
+    seconds: float
+    timed_out: bool = False
+    records: dict[str, TestOutcome] = field(default_factory=dict)
+
+
+def driver_spec(task: Task, *, src: str, start: str, verify: str | None, stage: str, python: str,
+                tmp: str = "/tmp") -> dict:
+    spec = task.verify
+    return {"runner": spec.runner, "src": src, "start": start, "verify": verify, "stage": stage,
+            "restore": spec.restore_globs(), "targets": spec.resolved_targets(task.verify_dir), "args": list(spec.args),
+            "build": spec.build, "binaries": list(spec.binaries), "cmd": spec.cmd, "vet": spec.vet,
+            "release": spec.release, "pythonpath": list(spec.pythonpath), "cap": STAGE_FILE_CAP, "python": python,
+            "tmp": tmp, "jobs": 2}
+
+
+def _container_ran(phase: str, shot: OneShot) -> None:
+    """podman's own failures (and a missing interpreter) are the host's problem, never the model's.
+
+    They are recognised by their exit status and by the driver's first line being absent: code under test
+    that forced the driver to exit 125 (through ptrace, say) cannot take back that line, so it cannot turn
+    its failure into an uncounted infrastructure error.
+    """
+    if not shot.timed_out and shot.rc in pm.PODMAN_FAILURE_CODES and DRIVER_STARTED not in shot.text:
+        raise EvaluationFailure(f"the verification's {phase} container did not run (exit {shot.rc}): "
+                                f"{shot.text.strip()[-300:]}")
+
+
+def _build_error(rc: int, output: str) -> str | None:
+    """Phase 1 ran no code under test, so its exit status can be believed: it only ever fails a task."""
+    if rc == 0:
+        return None
+    for line in reversed(output.splitlines()):
+        if line.startswith(_MARK):
+            return line[len(_MARK):]
+    return f"staging or build ended with exit status {rc}: {output.strip()[-300:]}"
+
+
+def _finish(task: Task, stage: Path, log: str, started: float, *, build_error: str | None = None,
+            timed_out: bool = False) -> VerifyRun:
+    records = read_records(stage / "report") if build_error is None else {}
+    verdict = decide(task.verify, records, build_error=build_error,
+                     timed_out_s=task.verify.timeout_s if timed_out else None)
+    return VerifyRun(verdict, log, time.monotonic() - started, timed_out, records)
+
+
+def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Path, start: Path, stage: Path) -> VerifyRun:
+    """Both phases in fresh containers without network; `stage` must be empty (a size-limited mount)."""
+    started = time.monotonic()
+    prepare_scratch(stage, sandbox.podman)
+    hidden = task.verify_dir if task.verify_dir.is_dir() else None
+    spec = json.dumps(driver_spec(task, src="/src", start="/start", verify="/verify" if hidden else None,
+                                  stage="/stage", python="/usr/bin/python3"))
+    command = f"exec python3 -I /opt/bananabench/{DRIVER} {shlex.quote(spec)}"
+    mounts = ["-v", f"{workspace.resolve()}:/src:ro", "-v", f"{start.resolve()}:/start:ro",
+              "-v", f"{stage.resolve()}:/stage:rw"]
+    if hidden:
+        mounts += ["-v", f"{hidden.resolve()}:/verify:ro"]
+    timeout = task.verify.timeout_s
+    build = sandbox.oneshot("verify-build", mounts, f"{command} stage build", timeout_s=timeout)
+    _container_ran("build", build)
+    log = "== phase 1: stage and build ==\n" + build.text
+    if build.timed_out:
+        return _finish(task, stage, log, started, build_error="timed out while staging or building", timed_out=True)
+    build_error = _build_error(build.rc, build.text)
+    if build_error is not None:
+        return _finish(task, stage, log, started, build_error=build_error)
+    mounts = ["-v", f"{stage.resolve()}:/stage:rw", "-v", f"{(stage / 'bin').resolve()}:/stage/bin:ro"]
+    if (stage / "target").is_dir() and not (stage / "target").is_symlink():
+        mounts += ["-v", f"{(stage / 'target').resolve()}:/stage/target:ro"]
+    if hidden and task.verify.runner == "script":
+        mounts += ["-v", f"{hidden.resolve()}:/verify:ro"]
+    left = max(1.0, timeout - (time.monotonic() - started))
+    run = sandbox.oneshot("verify-run", mounts, f"{command} run", timeout_s=left)
+    _container_ran("test", run)
+    log += "\n== phase 2: run the tests ==\n" + run.text
+    if run.timed_out:
+        log += f"\n[verification timed out after {timeout:g} s]\n"
+    return _finish(task, stage, log, started, timed_out=run.timed_out)
+
+
+def host_python() -> str:
+    """Debian's interpreter, as in the sandbox; another one only if it is missing."""
+    return "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else shutil.which("python3") or "python3"
+
+
+def verify_native(task: Task, workspace: Path, start: Path, stage: Path) -> VerifyRun:
+    """The same driver on the host, without isolation (trusted tasks only)."""
+    started = time.monotonic()
+    stage.mkdir(parents=True, exist_ok=True)
+    stage, workspace, start = stage.resolve(), workspace.resolve(), start.resolve()
+    (stage / "tmp").mkdir(exist_ok=True)
+    hidden = None
+    if task.verify_dir.is_dir():  # a copy: graders run from it and must not leave bytecode in the task
+        hidden = stage / "verify"
+        shutil.rmtree(hidden, ignore_errors=True)
+        shutil.copytree(task.verify_dir, hidden, symlinks=True)
+    spec = driver_spec(task, src=str(workspace), start=str(start), verify=str(hidden) if hidden else None,
+                       stage=str(stage), python=host_python(), tmp=str(stage / "tmp"))
+    argv = [host_python(), "-I", str(SUPPORT_DIR / DRIVER), json.dumps(spec)]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(stage / "tmp"), "LANG": "C.UTF-8"}
+    timeout = task.verify.timeout_s
+    logs = []
+    for phases in (["stage", "build"], ["run"]):
+        left = timeout - (time.monotonic() - started)
+        proc = subprocess.Popen([*argv, *phases], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True, stdin=subprocess.DEVNULL)
+        try:
+            out, _ = proc.communicate(timeout=max(1.0, left))
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, _ = proc.communicate()
+            logs.append(out[-MAX_LOG:].decode(errors="replace"))
+            error = "timed out while staging or building" if phases[0] == "stage" else None
+            return _finish(task, stage, "\n".join(logs), started, build_error=error, timed_out=True)
+        text = out[-MAX_LOG:].decode(errors="replace")
+        logs.append(text)
+        if phases[0] == "stage" and (error := _build_error(proc.returncode, text)) is not None:
+            return _finish(task, stage, "\n".join(logs), started, build_error=error)
+    return _finish(task, stage, "\n".join(logs), started)
