@@ -20,7 +20,8 @@ server_reversed_concurrency_1_max_abs_diff (the server's own scores, one worker 
 all slots), requests per item.
 
     python benchmarks/gguf_loglik.py                              # the tiny test model, 40 items
-    python benchmarks/gguf_loglik.py --real --items 40 --server   # SmolLM2-135M Q4_1 (the pinned PyPI wheel)
+    python benchmarks/gguf_loglik.py --real --items 16            # SmolLM2-135M Q4_1 (the pinned PyPI wheel)
+    python benchmarks/gguf_loglik.py --real --samples --server --server-items 40   # agreement on real text
     python benchmarks/gguf_loglik.py --gguf model.gguf --items 20 --threads 8
 """
 
@@ -50,6 +51,19 @@ def make_requests(n: int, vocab: int, seed: int, max_len: int) -> list[LoglikReq
         ctx = tuple(rng.randrange(vocab) for _ in range(rng.randint(40, min(300, max_len - 40))))
         reqs += [LoglikRequest(ctx, tuple(rng.randrange(vocab) for _ in range(rng.randint(4, 40)))) for _ in range(4)]
     return reqs
+
+
+def sample_requests(backend) -> list[LoglikRequest]:
+    """The bundled Base Bench-format and base-evals sample items (real text, four choices each)."""
+    from evaluators.loglik import datasets as ds
+    from evaluators.loglik.run import prepare_base_bench, prepare_choices
+
+    samples = REPO / "tasks" / "samples"
+    prepared = prepare_base_bench(backend, ds.load_base_bench(samples / "base-bench").items, add_bos=False)
+    for split in ds.load_base_evals(samples / "base-evals"):
+        prepared += prepare_choices(backend, split.items, add_bos=False)
+    return [LoglikRequest(p.context, c) for p in prepared if p.reject is None and len(p.continuations) == 4
+            for c in p.continuations]
 
 
 def packed_windows(model, requests: Sequence[LoglikRequest], window: int = 512) -> dict[int, float]:
@@ -121,6 +135,8 @@ def main() -> None:
     ap.add_argument("--hf", default=None, help="transformers folder with the same weights (default: the tiny "
                                                   "model's when neither --gguf nor --real is given)")
     ap.add_argument("--items", type=int, default=40, help="items of four continuations (default 40)")
+    ap.add_argument("--samples", action="store_true",
+                    help="score the bundled sample items (real text) instead of random token ids")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="llama.cpp threads for all")
     ap.add_argument("--server", action="store_true", help="also score through llama.cpp's server")
     ap.add_argument("--parallel", type=int, default=2, help="server slots, one teacher-forcing worker each")
@@ -147,7 +163,9 @@ def main() -> None:
     local = GGUFBackend(args.gguf, threads=args.threads)
     packed_model = Model(Path(args.gguf), n_ctx=None, n_batch=512, n_seq_max=64, threads=args.threads, n_gpu_layers=0)
     try:
-        reqs = make_requests(args.items, local.model.n_vocab, args.seed, local.max_length)
+        reqs = sample_requests(local) if args.samples else \
+            make_requests(args.items, local.model.n_vocab, args.seed, local.max_length)
+        args.items = len(reqs) // 4
         n = len(reqs)
         list(local.loglikelihood(reqs[:4]))  # warm-up
         packed_windows(packed_model, reqs[:4])
