@@ -1,10 +1,12 @@
-"""Bring an lm-eval output folder (results_*.json + samples_*.jsonl) into the store.
+"""Bring an lm-eval output folder (results_*.json + samples_*.jsonl) of generative runs into the store.
 
 Every response is re-extracted with our rules (lm-eval's stock filters cannot read thought-first
 outputs or echoed prefixes). lm-eval can sample a doc more than once: such duplicates are scored
 once, and where one copy was decided (correct or wrong) and the other unanswered, the decided
 verdict is kept. Tasks are recognised by name (`*arc*`, `*mmlu*`, `*gsm8k*`); MMLU subtasks in
 separate files are gathered into one run. Importing the same folder twice changes nothing.
+Multiple-choice (log-likelihood) tasks are `bananabench loglik import-lm-eval`'s: they are refused
+here, by name, never stored as unanswered generative items.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from evaluators.chat.datasets import TASKS, Item, canonical_number, item_from_record
 from evaluators.chat.extract import EXTRACTION_VERSION, extract, verdict
 from evaluators.chat.metrics import score_rows, summary
+from evaluators.core import lmeval
 from evaluators.core.backends.server import split_reasoning
 from evaluators.core.errors import BadInput, located
 from evaluators.core.runs import RunSpec, sha256_bytes, start_run
@@ -28,7 +31,7 @@ from evaluators.core.store import Store
 
 log = logging.getLogger("bananabench")
 
-_SECRET_ARG = re.compile(r"((?:api_?key|token|secret|password)\s*=)[^,]*", re.I)
+LOGLIK_COMMAND = "bananabench loglik import-lm-eval"
 
 
 @dataclass
@@ -46,11 +49,6 @@ def task_of(lm_task: str) -> str | None:
         if key in name:
             return key
     return None
-
-
-def _sample_task_name(path: Path) -> str:
-    stem = path.stem.removeprefix("samples_")
-    return stem.rsplit("_", 1)[0] if "_" in stem else stem
 
 
 def _response(sample: dict[str, Any]) -> str | None:
@@ -91,40 +89,6 @@ def _fallback_item(task: str, lm_task: str, sample: dict[str, Any], where: str, 
                 index=int(sample.get("doc_id") or 0))
 
 
-def _read_samples(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    out = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise BadInput(located(path, n, None, f"invalid JSON: {exc.msg}")) from None
-            if not isinstance(obj, dict) or "doc_id" not in obj:
-                raise BadInput(located(path, n, "doc_id", "expected an lm-eval sample with a doc_id"))
-            out.append((n, obj))
-    return out
-
-
-def _results_info(directory: Path) -> dict[str, Any]:
-    files = sorted(directory.rglob("results_*.json"))
-    if not files:
-        return {}
-    try:
-        results = json.loads(files[-1].read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BadInput(f"{files[-1]}: cannot read lm-eval results: {exc}") from exc
-    config = results.get("config") or {}
-    model_args = config.get("model_args")
-    if isinstance(model_args, str):
-        model_args = _SECRET_ARG.sub(r"\1<redacted>", model_args)
-    return {"file": str(files[-1].relative_to(directory)), "lm_eval_version": results.get("lm_eval_version"),
-            "date": results.get("date"), "model": config.get("model"), "model_args": model_args,
-            "model_name": results.get("model_name"), "git_hash": results.get("git_hash"),
-            "results": results.get("results")}
-
-
 def _choose(copies: list[tuple[str, str | None, str | None]]) -> tuple[int, bool]:
     """Which copy of a duplicated doc counts: the first decided one; conflict if decided copies disagree."""
     decided = [i for i, (status, _, _) in enumerate(copies) if status in ("correct", "wrong")]
@@ -133,32 +97,36 @@ def _choose(copies: list[tuple[str, str | None, str | None]]) -> tuple[int, bool
 
 
 def import_lm_eval(store: Store, directory: str | os.PathLike, *, name: str) -> list[ImportResult]:
-    root = Path(directory)
-    if not root.is_dir():
-        raise BadInput(f"{root}: not a directory")
-    sample_files = sorted(root.rglob("samples_*.jsonl"))
-    if not sample_files:
-        raise BadInput(f"{root}: no samples_*.jsonl files (run lm-eval with --log_samples)")
+    folder = lmeval.read_folder(directory)
+    choice_tasks = sorted(t.name for t in folder.of_kind(lmeval.MULTIPLE_CHOICE))
     by_task: dict[str, list[Path]] = defaultdict(list)
-    for path in sample_files:
-        task = task_of(_sample_task_name(path))
-        if task is None:
-            log.warning("%s: not an ARC, MMLU or GSM8K task; skipped", path)
+    for lm_task in folder.tasks.values():
+        if lm_task.output_type == lmeval.MULTIPLE_CHOICE:
             continue
-        by_task[task].append(path)
+        task = task_of(lm_task.name)
+        if task is None:
+            log.warning("%s: not an ARC, MMLU or GSM8K task; skipped", lm_task.sample_files[0])
+            continue
+        by_task[task].extend(lm_task.sample_files)
+    if choice_tasks:
+        what = (f"{', '.join(choice_tasks)}: multiple_choice (log-likelihood) lm-eval task(s); "
+                f"import them with `{LOGLIK_COMMAND} {folder.root} --name {name}`")
+        if not by_task:
+            raise BadInput(f"{folder.root}: {what}")
+        log.warning("%s (skipped here)", what)
     if not by_task:
-        raise BadInput(f"{root}: none of the sampled tasks is ARC, MMLU or GSM8K")
-    info = _results_info(root)
-    parsed = {task: _parse_task(task, paths, root) for task, paths in by_task.items()}
-    return [_store_task(store, task, name, info, root, *parsed[task]) for task in parsed]
+        raise BadInput(f"{folder.root}: none of the sampled tasks is ARC, MMLU or GSM8K")
+    parsed = {task: _parse_task(task, sorted(paths), folder.root) for task, paths in by_task.items()}
+    info = {**folder.info, "results": {t.name: t.results for t in folder.tasks.values() if t.results}}
+    return [_store_task(store, task, name, info, folder.root, *parsed[task]) for task in parsed]
 
 
 def _parse_task(task: str, paths: list[Path], root: Path) -> tuple[list[dict[str, Any]], int, list[str]]:
     kind = TASKS[task].kind
     copies: dict[str, list[tuple[Item, str, str | None, str | None, str, int]]] = defaultdict(list)
     for path in paths:
-        lm_task = _sample_task_name(path)
-        for line, sample in _read_samples(path):
+        lm_task = lmeval.sample_task_name(path)
+        for line, sample in lmeval.read_samples(path):
             doc = sample.get("doc")
             try:
                 item = item_from_record(task, doc, int(sample["doc_id"]), where=str(path), line=line)

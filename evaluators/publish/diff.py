@@ -26,7 +26,7 @@ from evaluators.publish.queries import Benchmark, PairedItem, Queries, RunSummar
 
 N_RESAMPLES = 2000
 SEED = 0
-MCNEMAR_METRICS = frozenset({"accuracy", "acc", "acc_norm"})
+MCNEMAR_METRICS = frozenset({"accuracy", "acc", "acc_norm", "acc_chars"})
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import math
 
 # Fractions in the store, shown as percentages (deltas in percentage points).
 FRACTION_METRICS = frozenset({
-    "accuracy", "acc", "acc_norm", "weighted_accuracy", "score", "pass_at_k", "distinct_at_k", "pcmd",
+    "accuracy", "acc", "acc_norm", "acc_chars", "weighted_accuracy", "score", "pass_at_k", "distinct_at_k", "pcmd",
     "pass_rate", "recall", "precision",
 })
 RATING_METRICS = frozenset({"elo"})
@@ -18,6 +18,8 @@ GRADE_METRICS = frozenset({"manual_grade"})
 
 METRIC_LABELS = {
     "accuracy": "accuracy", "acc": "acc", "acc_norm": "acc_norm", "weighted_accuracy": "weighted acc.",
+    # lm-eval's acc_norm divides by the continuation's characters; ours (acc_norm) by its tokens
+    "acc_chars": "lm-eval acc_norm (chars)",
     "elo": "Elo", "score": "score", "pass_at_k": "pass@k", "distinct_at_k": "distinct@k", "pcmd": "PCMD",
     "manual_grade": "human grade", "n_correct": "correct", "n_wrong": "wrong", "n_unanswered": "unanswered",
     "n_truncated": "truncated (cut by the token budget)", "n_error": "errors",
