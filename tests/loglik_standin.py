@@ -5,7 +5,8 @@ It plays two kinds of server for the server loglik backend's tests:
   `/tokenize`, no llama.cpp `/completion`;
 * `llama*` modes: llama.cpp-style `/tokenize`, `/props`, `/completion` with `n_probs`, and a
   `/v1/completions` that ignores `echo` (chat-shape log-probs of the generated token only).
-Correct answers come from the real tiny model (a `GGUFBackend`); the broken modes then damage them in
+Correct answers come from the real tiny model (a `GGUFBackend`), with llama.cpp's per-slot prompt cache
+reported the way the server does (`timings.prompt_n`); the broken modes then damage them in
 the ways real servers and lm-eval's gguf path do (no prompt log-probs, zeros, constants, short lists,
 nulls, a reported distribution that moves under `logit_bias`, a target missing from the distribution).
 """
@@ -20,6 +21,7 @@ from typing import Any
 
 from evaluators.core.backends.base import LoglikRequest
 from evaluators.core.backends.gguf import GGUFBackend
+from evaluators.core.backends.teacher_forcing import common_prefix
 
 ECHO_MODES = ("vllm", "vllm-zeros", "vllm-constant", "vllm-short", "vllm-nulls", "vllm-positive",
               "vllm-no-logprobs", "vllm-breaks-later", "vllm-adds-bos")
@@ -38,6 +40,7 @@ class StandIn:
         self.model = GGUFBackend(gguf, threads=1)
         self.lock = threading.Lock()
         self.completions = 0
+        self.slot_cache: dict[int | None, list[int]] = {}  # what llama.cpp's prompt cache holds per slot
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -169,8 +172,14 @@ class StandIn:
         elif self.mode == "llama-drops-target" and p.get("id_slot") is not None:
             dist = [(t, v) for t, v in dist if t not in self.drop]  # only scoring requests pin a slot
         top = dist[: max(1, int(p.get("n_probs", 1)))]
+        prompt, slot = list(p["prompt"]), p.get("id_slot")
+        with self.lock:  # llama.cpp keeps the common prefix with its cache and re-evaluates at least one token
+            cached = self.slot_cache.get(slot, []) if p.get("cache_prompt", True) else []
+            kept = common_prefix(cached, prompt)
+            self.slot_cache[slot] = prompt
+        evaluated = len(prompt) - min(kept, len(prompt) - 1)
         entries = [{"id": t, "token": f"<{t}>", "logprob": v,
                     "bytes": [0xC3] if t in FAKE_PARTIAL_UTF8 else [0x61]} for t, v in top]
         return 200, {"content": "x", "completion_probabilities": [dict(entries[0], top_logprobs=entries)],
-                     "timings": {"prompt_n": 1}, "tokens_evaluated": len(p["prompt"]),
+                     "timings": {"prompt_n": evaluated}, "tokens_evaluated": len(p["prompt"]),
                      "truncated": self.mode == "llama-truncates" and p.get("id_slot") is not None}

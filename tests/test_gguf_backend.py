@@ -89,34 +89,47 @@ def test_logprobs_match_a_transformers_forward_pass(backend, hf):
 
 
 @pytest.mark.parametrize("options", [
-    {"window": 1 << 20},  # as many items per KV window as the cache holds
-    {"n_batch": 7},  # many decode calls per window, cutting through shared contexts
-    {"n_ctx": 256},  # few items per KV window; the long item's four choices need two windows
-    {"n_seq_max": 3},  # four choices per context do not fit one unit
+    {"n_batch": 3},  # many decode calls per context and per continuation
+    {"n_batch": 7},
+    {"n_ctx": 256, "n_batch": 4096},  # a small KV cache; everything in one call
+    {"threads": 2},
 ])
-def test_results_do_not_depend_on_packing(tiny_model, backend, options):
+def test_scores_are_bitwise_independent_of_batching_threads_and_batch_mates(tiny_model, backend, options):
     reqs = make_requests(backend.tokenize, 10, seed=3)
     long_context = tuple(backend.tokenize(" ".join(WORDS * 4)))[:200]
     reqs += [LoglikRequest(long_context, tuple(backend.tokenize(" " + " ".join(WORDS[k:k + 12]))))
              for k in range(4)]
     expected = dict(backend.loglikelihood(reqs))
-    with GGUFBackend(tiny_model["gguf"], threads=1, **options) as other:
-        got = dict(other.loglikelihood(reqs))
+    with GGUFBackend(tiny_model["gguf"], threads=options.pop("threads", 1), **options) as other:
+        reordered = list(reversed(reqs))
+        got = {len(reqs) - 1 - i: r for i, r in other.loglikelihood(reordered)}
+        alone = {i: dict(other.loglikelihood([reqs[i]]))[0] for i in (0, 5, len(reqs) - 1)}
     for i in expected:
-        assert got[i].token_logprobs == pytest.approx(expected[i].token_logprobs, abs=1e-5)
+        assert got[i].token_logprobs == expected[i].token_logprobs
+    for i, result in alone.items():
+        assert result.token_logprobs == expected[i].token_logprobs
 
 
-def test_few_logits_rows_per_call_and_no_prefix_sharing(backend):
+def test_cutting_back_to_the_context_equals_decoding_each_continuation_afresh(backend):
+    """The path recurrent models take (context and continuation decoded together from scratch) gives the
+    same numbers as the default one (context once, each continuation after it)."""
     reqs = make_requests(backend.tokenize, 6, seed=5)
     expected = dict(backend.loglikelihood(reqs))
-    saved = backend.max_outputs, backend.share_prefix
+    saved = backend.cut_back, backend.call_size
     try:
-        backend.max_outputs, backend.share_prefix = 2, False
+        backend.cut_back, backend.call_size = False, 3
         got = dict(backend.loglikelihood(reqs))
     finally:
-        backend.max_outputs, backend.share_prefix = saved
+        backend.cut_back, backend.call_size = saved
     for i in expected:
-        assert got[i].token_logprobs == pytest.approx(expected[i].token_logprobs, abs=1e-5)
+        assert got[i].token_logprobs == expected[i].token_logprobs
+
+
+def test_identical_continuations_get_identical_scores(backend):
+    context = tuple(backend.tokenize("The first choice wins a tie:"))
+    yes, no = tuple(backend.tokenize(" yes")), tuple(backend.tokenize(" no"))
+    got = dict(backend.loglikelihood([LoglikRequest(context, c) for c in (yes, no, yes, no)]))
+    assert got[0] == got[2] and got[1] == got[3]
 
 
 def test_identity_describes_the_file(tiny_model, backend):

@@ -185,3 +185,30 @@ def test_model_ignoring_custom_masks_falls_back_to_rows(model):
 def test_empty_context_is_refused(model):
     with pytest.raises(EvaluationFailure, match="empty context"):
         list(PackedScorer(model).score([LoglikRequest((), (1, 2))]))
+
+
+def test_identical_continuations_get_identical_scores_and_the_first_wins_the_tie(model):
+    """Packed in one row, two copies of a continuation sit at different offsets and used to come out a
+    rounding apart (~1e-6), so the later copy could win a tie the seeds give to the first."""
+    scorer = PackedScorer(model)
+    worst = 0.0
+    for item in items(20, seed=7, choices=3):
+        a, b, c = item
+        reqs = [a, b, a, c, a]  # the same continuation three times, at three offsets in the packed row
+        got = dict(scorer.score(reqs))
+        worst = max(worst, abs(got[0].logprob_sum - got[2].logprob_sum), abs(got[0].logprob_sum - got[4].logprob_sum))
+        assert got[0].logprob_sum == got[2].logprob_sum == got[4].logprob_sum
+        assert got[0].token_logprobs == got[2].token_logprobs
+    assert worst == 0.0
+
+
+def test_shuffling_the_requests_changes_no_score(model):
+    """A continuation's offset in its packed row and its batch-mates follow from the set of requests, so a
+    reorder gives the same floats (it used to move them by float rounding, enough to flip a near-tie)."""
+    scorer = PackedScorer(model, max_contexts=3)
+    reqs = flat(items(12, seed=9))
+    expected = dict(scorer.score(reqs))
+    order = list(range(len(reqs)))
+    random.Random(3).shuffle(order)
+    got = {order[j]: r for j, r in scorer.score([reqs[i] for i in order])}
+    assert all(got[i].token_logprobs == expected[i].token_logprobs for i in expected)

@@ -203,6 +203,8 @@ def test_base_evals_rejects_ambiguous_and_overlength(tiny_model, tmp_path, hf):
         sums = [c["logprob_sum"] for c in item["choices"]]
         means = [c["mean_logprob"] for c in item["choices"]]
         assert item["prediction_acc"] == sums.index(max(sums)) and item["prediction"] == means.index(max(means))
+        per_char = [lp / len(text) for lp, text in zip(sums, row["choices"], strict=True)]  # lm-eval's acc_norm
+        assert item["prediction_acc_chars"] == per_char.index(max(per_char))
         ctx_ids = tok(row["context"], add_special_tokens=False)["input_ids"]
         for choice, text in zip(item["choices"], row["choices"], strict=True):
             cont = tok(row["context"] + text, add_special_tokens=False)["input_ids"][len(ctx_ids):]
@@ -216,6 +218,7 @@ def test_base_evals_rejects_ambiguous_and_overlength(tiny_model, tmp_path, hf):
     assert statuses == {"ok-1": "ok", "ok-2": "ok", "glued": "rejected", "long": "rejected"}
     scores = {(s["scope"], s["key"], s["metric"]): s["value"] for s in store.scores(run["run_id"])}
     assert scores[("overall", "", "n_rejected")] == 2 and scores[("split", "tiny_custom", "acc_norm")] == split["acc_norm"]
+    assert scores[("overall", "", "acc_chars")] == split["acc_chars"] == sum(i["correct_acc_chars"] for i in scored) / 2
     assert store.query("SELECT headline_metric, policy FROM benchmarks WHERE benchmark = 'base-evals'").rows == [
         ("acc_norm", "public")]
     # --resume after the split finished keeps that run (a multi-split resume skips finished splits).

@@ -1,4 +1,4 @@
-"""Bring an lm-eval output folder (results_*.json + samples_*.jsonl) into the store.
+"""Bring an lm-eval output folder (results_*.json + samples_*.jsonl) of generative runs into the store.
 
 Every response is re-extracted with our rules (lm-eval's stock filters cannot read thought-first
 outputs or echoed prefixes). lm-eval can sample a doc more than once: such duplicates are scored
@@ -7,6 +7,8 @@ verdict is kept. An lm-eval task belongs to the chat benchmark whose spec's `lm_
 its name (`*arc*`, `*mmlu*`, `*gsm8k*` for the built-in ones; `--task FILE` adds your own), and its docs
 are mapped by that spec's `[record]`; MMLU subtasks in separate files are gathered into one run.
 Importing the same folder twice changes nothing.
+Multiple-choice (log-likelihood) tasks are `bananabench loglik import-lm-eval`'s: they are refused
+here, by name, never stored as unanswered generative items.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from evaluators.chat import spec as chat_spec
 from evaluators.chat.extract import EXTRACTION_VERSION, LETTERS, canonical_number, extract, verdict
 from evaluators.chat.metrics import score_rows, summary
 from evaluators.chat.spec import Item, Task
+from evaluators.core import lmeval
 from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput, located
 from evaluators.core.records import MappingError, RecordMapper
@@ -34,7 +37,7 @@ from evaluators.core.text import split_reasoning
 
 log = logging.getLogger("bananabench")
 
-_SECRET_ARG = re.compile(r"((?:api_?key|token|secret|password)\s*=)[^,]*", re.I)
+LOGLIK_COMMAND = "bananabench loglik import-lm-eval"
 
 
 @dataclass
@@ -50,11 +53,6 @@ def task_of(lm_task: str, tasks: list[Task]) -> Task | None:
     """The benchmark whose spec's `lm_eval` name patterns match an lm-eval task name."""
     name = lm_task.lower()
     return next((t for t in tasks if any(fnmatch.fnmatch(name, p.lower()) for p in t.spec.lm_eval)), None)
-
-
-def _sample_task_name(path: Path) -> str:
-    stem = path.stem.removeprefix("samples_")
-    return stem.rsplit("_", 1)[0] if "_" in stem else stem
 
 
 def _response(sample: dict[str, Any]) -> str | None:
@@ -97,40 +95,6 @@ def _fallback_item(task: Task, lm_task: str, sample: dict[str, Any], where: str,
                 line=line)
 
 
-def _read_samples(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    out = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise BadInput(located(path, n, None, f"invalid JSON: {exc.msg}")) from None
-            if not isinstance(obj, dict) or "doc_id" not in obj:
-                raise BadInput(located(path, n, "doc_id", "expected an lm-eval sample with a doc_id"))
-            out.append((n, obj))
-    return out
-
-
-def _results_info(directory: Path) -> dict[str, Any]:
-    files = sorted(directory.rglob("results_*.json"))
-    if not files:
-        return {}
-    try:
-        results = json.loads(files[-1].read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BadInput(f"{files[-1]}: cannot read lm-eval results: {exc}") from exc
-    config = results.get("config") or {}
-    model_args = config.get("model_args")
-    if isinstance(model_args, str):
-        model_args = _SECRET_ARG.sub(r"\1<redacted>", model_args)
-    return {"file": str(files[-1].relative_to(directory)), "lm_eval_version": results.get("lm_eval_version"),
-            "date": results.get("date"), "model": config.get("model"), "model_args": model_args,
-            "model_name": results.get("model_name"), "git_hash": results.get("git_hash"),
-            "results": results.get("results")}
-
-
 def _choose(copies: list[tuple[str, str | None, str | None]]) -> tuple[int, bool]:
     """Which copy of a duplicated doc counts: the first decided one; conflict if decided copies disagree."""
     decided = [i for i, (status, _, _) in enumerate(copies) if status in ("correct", "wrong")]
@@ -144,26 +108,30 @@ def import_lm_eval(store: Store, directory: str | os.PathLike, *, name: str,
     from evaluators.chat.run import ALL, resolve_tasks
 
     benchmarks = resolve_tasks(tasks or [ALL])
-    root = Path(directory)
-    if not root.is_dir():
-        raise BadInput(f"{root}: not a directory")
-    sample_files = sorted(root.rglob("samples_*.jsonl"))
-    if not sample_files:
-        raise BadInput(f"{root}: no samples_*.jsonl files (run lm-eval with --log_samples)")
-    by_task: dict[str, list[Path]] = defaultdict(list)
     known = {t.spec.id: t for t in benchmarks}
-    for path in sample_files:
-        task = task_of(_sample_task_name(path), benchmarks)
-        if task is None:
-            log.warning("%s: matches no benchmark's lm_eval names; skipped", path)
+    folder = lmeval.read_folder(directory)
+    choice_tasks = sorted(t.name for t in folder.of_kind(lmeval.MULTIPLE_CHOICE))
+    by_task: dict[str, list[Path]] = defaultdict(list)
+    for lm_task in folder.tasks.values():
+        if lm_task.output_type == lmeval.MULTIPLE_CHOICE:
             continue
-        by_task[task.spec.id].append(path)
+        task = task_of(lm_task.name, benchmarks)
+        if task is None:
+            log.warning("%s: matches no benchmark's lm_eval names; skipped", lm_task.sample_files[0])
+            continue
+        by_task[task.spec.id].extend(lm_task.sample_files)
+    if choice_tasks:
+        what = (f"{', '.join(choice_tasks)}: multiple_choice (log-likelihood) lm-eval task(s); "
+                f"import them with `{LOGLIK_COMMAND} {folder.root} --name {name}`")
+        if not by_task:
+            raise BadInput(f"{folder.root}: {what}")
+        log.warning("%s (skipped here)", what)
     if not by_task:
-        raise BadInput(f"{root}: none of the sampled tasks matches the lm_eval names of "
+        raise BadInput(f"{folder.root}: none of the sampled tasks matches the lm_eval names of "
                        + ", ".join(t.spec.id for t in benchmarks))
-    info = _results_info(root)
-    parsed = {bench: _parse_task(known[bench], paths, root) for bench, paths in by_task.items()}
-    return [_store_task(store, known[bench], name, info, root, *parsed[bench]) for bench in parsed]
+    parsed = {bench: _parse_task(known[bench], sorted(paths), folder.root) for bench, paths in by_task.items()}
+    info = {**folder.info, "results": {t.name: t.results for t in folder.tasks.values() if t.results}}
+    return [_store_task(store, known[bench], name, info, folder.root, *parsed[bench]) for bench in parsed]
 
 
 def _parse_task(task: Task, paths: list[Path], root: Path) -> tuple[list[dict[str, Any]], int, list[str]]:
@@ -171,8 +139,8 @@ def _parse_task(task: Task, paths: list[Path], root: Path) -> tuple[list[dict[st
     mapper = RecordMapper(task.spec)
     copies: dict[str, list[tuple[Item, str, str | None, str | None, str, int]]] = defaultdict(list)
     for path in paths:
-        lm_task = _sample_task_name(path)
-        for line, sample in _read_samples(path):
+        lm_task = lmeval.sample_task_name(path)
+        for line, sample in lmeval.read_samples(path):
             doc = sample.get("doc")
             try:
                 if not isinstance(doc, dict):

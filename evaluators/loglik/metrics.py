@@ -49,6 +49,11 @@ def predict_sum(choices: Sequence[ChoiceScore]) -> int:
     return first_argmax([c.logprob_sum for c in choices])
 
 
+def predict_chars(logprob_sums: Sequence[float], chars: Sequence[int]) -> int:
+    """lm-eval's acc_norm pick: the largest summed log-prob per character of the continuation text."""
+    return first_argmax([lp / max(n, 1) for lp, n in zip(logprob_sums, chars, strict=True)])
+
+
 def _elo_summary(correct: list[bool], item_elo: list[float], weight: list[float]) -> dict[str, Any]:
     fit = fixed_item_elo(correct, item_elo, weight, prior_rating=PRIOR_RATING, prior_weight=PRIOR_WEIGHT,
                          scale=ELO_SCALE)
@@ -121,19 +126,26 @@ def _acc_row(scope: str, key: str, metric: str, acc: dict[str, Any]) -> dict[str
 
 
 def choice_summary(items: Sequence[dict[str, Any]], n_rejected: int) -> dict[str, Any]:
-    """base-evals split: `acc` (largest sum) and `acc_norm` (largest mean), over scored items."""
-    acc = _accuracy([bool(i["correct_acc"]) for i in items])
-    acc_norm = _accuracy([bool(i["correct_acc_norm"]) for i in items])
-    return {"n": len(items), "acc": acc, "acc_norm": acc_norm, "rejected": n_rejected}
+    """`acc` (largest sum), `acc_norm` (largest mean per token) and `acc_chars` (lm-eval's acc_norm: per
+    character) over scored items, each from the items' `correct_<metric>` flag when they carry it."""
+    summary: dict[str, Any] = {"n": len(items), "rejected": n_rejected}
+    for metric in CHOICE_METRICS:
+        flags = [i.get(f"correct_{metric}") for i in items]
+        if items and all(f is not None for f in flags):
+            summary[metric] = _accuracy([bool(f) for f in flags])
+    return summary
 
 
-def choice_scores(split: str, summary: dict[str, Any]) -> list[dict[str, Any]]:
-    """`scores` rows for one base-evals split run: overall scope (headline `acc_norm`) and the split scope."""
+CHOICE_METRICS = ("acc_norm", "acc", "acc_chars")
+
+
+def choice_scores(split: str | None, summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """`scores` rows for a multiple-choice run: the overall scope, and the split scope for a base-evals split."""
     rows = []
     for scope, key in (("overall", ""), ("split", split)):
-        if summary["n"]:
-            rows.append(_acc_row(scope, key, "acc_norm", summary["acc_norm"]))
-            rows.append(_acc_row(scope, key, "acc", summary["acc"]))
+        if key is None:
+            continue
+        rows.extend(_acc_row(scope, key, metric, summary[metric]) for metric in CHOICE_METRICS if metric in summary)
         rows.append({"scope": scope, "key": key, "metric": "n_rejected", "value": float(summary["rejected"]),
                      "n": summary["n"] + summary["rejected"]})
     return rows

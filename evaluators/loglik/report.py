@@ -119,7 +119,8 @@ def base_evals_markdown(report: dict[str, Any], texts: dict[str, dict[str, Any]]
     lines += _banner(report)
     lines += [f"- Run: `{report['run_id']}`", f"- Model: `{report['model']['source']}`",
               f"- Data: `{report['dataset']['path']}` (SHA-256 `{report['dataset']['sha256']}`)", "",
-              f"**acc_norm {_pct(s['acc_norm'])}** · acc {_pct(s['acc'])} · n {s['n']} · rejected {s['rejected']}", ""]
+              f"**acc_norm {_pct(s['acc_norm'])}** · acc {_pct(s['acc'])} · lm-eval acc_norm (per character) "
+              f"{_pct(s['acc_chars'])} · n {s['n']} · rejected {s['rejected']}", ""]
     if report["rejected"]:
         lines += ["## Rejected items", ""]
         lines += [f"- `{r['id']}`: {r['reason']}" for r in report["rejected"]]

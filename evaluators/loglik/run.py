@@ -163,7 +163,8 @@ def prepare_choices(backend: Backend, items: list[ds.ChoiceItem], add_bos: bool)
             reject = "the context tokenizes to nothing"
         if reject is None:
             reject = _overlength(backend, context, conts)
-        out.append(Prepared(item.id, context, conts if reject is None else [], item.label, reject))
+        out.append(Prepared(item.id, context, conts if reject is None else [], item.label, reject,
+                            meta={"chars": [len(c) for c in item.choices]}))
     return out
 
 
@@ -373,20 +374,29 @@ def _choice_row(p: Prepared, choices: list[metrics.ChoiceScore] | None) -> dict[
         row.update(status="rejected", correct=None, score=None, prediction=None)
         row["extra"]["reason"] = p.reject
         return row
-    norm, plain = metrics.predict_mean(choices), metrics.predict_sum(choices)
+    norm, plain, chars = _picks(p, choices)
     row.update(status="ok", correct=norm == p.label, score=float(norm == p.label), prediction=str(norm))
-    row["extra"].update(prediction_acc=plain, correct_acc=plain == p.label)
+    row["extra"].update(prediction_acc=plain, correct_acc=plain == p.label, prediction_acc_chars=chars,
+                        correct_acc_chars=chars == p.label)
     return row
+
+
+def _picks(p: Prepared, choices: list[metrics.ChoiceScore]) -> tuple[int, int, int]:
+    """The acc_norm (per token), acc (sum) and acc_chars (lm-eval's acc_norm, per character) picks."""
+    return (metrics.predict_mean(choices), metrics.predict_sum(choices),
+            metrics.predict_chars([c.logprob_sum for c in choices], p.meta["chars"]))
 
 
 def _choice_item(p: Prepared, choices: list[metrics.ChoiceScore] | None, official: bool) -> dict[str, Any]:
     base = {"id": p.id, "label": p.label}
     if choices is None:
         return {**base, "status": "rejected", "reason": p.reject, "prediction": None, "prediction_acc": None,
-                "correct": None, "correct_acc": None, "choices": [], "official": official}
-    norm, plain = metrics.predict_mean(choices), metrics.predict_sum(choices)
-    return {**base, "status": "ok", "prediction": norm, "prediction_acc": plain, "correct": norm == p.label,
-            "correct_acc": plain == p.label, "choices": [c.as_dict() for c in choices], "official": official}
+                "prediction_acc_chars": None, "correct": None, "correct_acc": None, "correct_acc_chars": None,
+                "choices": [], "official": official}
+    norm, plain, chars = _picks(p, choices)
+    return {**base, "status": "ok", "prediction": norm, "prediction_acc": plain, "prediction_acc_chars": chars,
+            "correct": norm == p.label, "correct_acc": plain == p.label, "correct_acc_chars": chars == p.label,
+            "choices": [c.as_dict() for c in choices], "official": official}
 
 
 def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: Backend, *, source: str,
@@ -419,12 +429,15 @@ def run_split(opts: LoglikOptions, store: Store, split: ds.SplitData, backend: B
         report_items, timing = score_run(run, backend, prepared, lambda p, c: _choice_item(p, c, official),
                                          _choice_row, f"{name} {split.name}")
         scored = [i for i in report_items if i["status"] == "ok"]
-        summary = metrics.choice_summary([{"correct_acc": i["correct_acc"], "correct_acc_norm": i["correct"]}
-                                          for i in scored], len(rejected))
-        split_entry = {"n": summary["n"], "acc": summary["acc"]["value"], "acc_norm": summary["acc_norm"]["value"],
-                       "acc_ci": [summary["acc"]["ci_low"], summary["acc"]["ci_high"]],
-                       "acc_norm_ci": [summary["acc_norm"]["ci_low"], summary["acc_norm"]["ci_high"]],
-                       "rejected": len(rejected), "run_id": run.run_id, "official": official}
+        summary = metrics.choice_summary([{"correct_acc": i["correct_acc"], "correct_acc_norm": i["correct"],
+                                           "correct_acc_chars": i["correct_acc_chars"]} for i in scored],
+                                         len(rejected))
+        split_entry: dict[str, Any] = {"n": summary["n"]}
+        for metric in metrics.CHOICE_METRICS:
+            acc = summary.get(metric) or {"value": None, "ci_low": None, "ci_high": None}
+            split_entry[metric] = acc["value"]
+            split_entry[f"{metric}_ci"] = [acc["ci_low"], acc["ci_high"]]
+        split_entry.update(rejected=len(rejected), run_id=run.run_id, official=official)
         rep = {
             "benchmark": ds.BASE_EVALS, "split": split.name, "official": official, "official_reasons": reasons,
             "run_id": run.run_id, "model_name": name, "model": _model_info(backend, name),

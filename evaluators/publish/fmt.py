@@ -19,7 +19,9 @@ RATING_METRICS = frozenset({Metric.ELO})
 GRADE_METRICS = frozenset({Metric.MANUAL_GRADE})
 
 METRIC_LABELS = {
-    Metric.ACC_NORM: "acc_norm", Metric.ACC_CHARS: "acc_chars", Metric.WEIGHTED_ACCURACY: "weighted acc.",
+    Metric.ACC_NORM: "acc_norm", Metric.WEIGHTED_ACCURACY: "weighted acc.",
+    # lm-eval's acc_norm divides by the continuation's characters; ours (acc_norm) by its tokens
+    Metric.ACC_CHARS: "lm-eval acc_norm (chars)",
     Metric.ELO: "Elo", Metric.PASS_AT_K: "pass@k", Metric.DISTINCT_AT_K: "distinct@k", Metric.PCMD: "PCMD",
     Metric.MANUAL_GRADE: "human grade", "n_correct": "correct", "n_wrong": "wrong", "n_unanswered": "unanswered",
     "n_truncated": "truncated (cut by the token budget)", "n_error": "errors",

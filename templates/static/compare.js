@@ -79,7 +79,7 @@
   }
   function pairedCell(col, ea, eb) {
     var td = el("td", { "class": "num" });
-    if (!ea || !eb || ["accuracy", "acc", "acc_norm"].indexOf(col.metric) < 0) {
+    if (!ea || !eb || ["accuracy", "acc", "acc_norm", "acc_chars"].indexOf(col.metric) < 0) {
       td.textContent = "—";
       td.title = "paired tests in the browser cover accuracy metrics; diff pages cover Elo and scores";
       return td;

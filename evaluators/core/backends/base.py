@@ -62,6 +62,26 @@ class LoglikRequest:
     continuation: tuple[int, ...]
 
 
+def distinct_requests(requests: Sequence[LoglikRequest]) -> tuple[list[LoglikRequest], list[list[int]]]:
+    """Each distinct (context, continuation) once, with the indices of the requests that asked for it.
+
+    Backends score a pair once and hand every asker the same result: identical continuations then get
+    identical scores (computed twice in one packed batch they can differ in the last bits, and the later
+    one could win a tie the seeds give to the first), and nothing is computed twice.
+    """
+    index: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+    distinct: list[LoglikRequest] = []
+    owners: list[list[int]] = []
+    for i, req in enumerate(requests):
+        key = (tuple(req.context), tuple(req.continuation))
+        k = index.setdefault(key, len(distinct))
+        if k == len(distinct):
+            distinct.append(LoglikRequest(*key))
+            owners.append([])
+        owners[k].append(i)
+    return distinct, owners
+
+
 @dataclass
 class LoglikResult:
     logprob_sum: float

@@ -29,7 +29,7 @@ from typing import Any
 
 import torch
 
-from evaluators.core.backends.base import LoglikRequest, LoglikResult
+from evaluators.core.backends.base import LoglikRequest, LoglikResult, distinct_requests
 from evaluators.core.errors import EvaluationFailure
 
 log = logging.getLogger("bananabench")
@@ -115,12 +115,21 @@ class PackedScorer:
     # -- public ------------------------------------------------------------------------------
 
     def score(self, requests: Sequence[LoglikRequest]) -> Iterator[tuple[int, LoglikResult]]:
-        """Yield `(request index, result)` pairs, batch by batch (longest rows first)."""
+        """Yield `(request index, result)` pairs, batch by batch (longest rows first).
+
+        Each distinct (context, continuation) is scored once and its result given to every request for it.
+        """
         for i, req in enumerate(requests):
             if not req.context:
                 raise EvaluationFailure(f"request {i}: empty context (the first token has nothing to condition on)")
             if not req.continuation:
                 raise EvaluationFailure(f"request {i}: empty continuation")
+        distinct, owners = distinct_requests(requests)
+        for k, result in self._score_distinct(distinct):
+            for i in owners[k]:
+                yield i, result
+
+    def _score_distinct(self, requests: Sequence[LoglikRequest]) -> Iterator[tuple[int, LoglikResult]]:
         if not self._verified:
             self._verify(requests)
         groups = self._groups(requests)
@@ -150,11 +159,14 @@ class PackedScorer:
     # -- grouping and batching -----------------------------------------------------------------
 
     def _groups(self, requests: Sequence[LoglikRequest]) -> list[_Group]:
+        """Rows in an order that depends on the set of requests, not on their order: a continuation's
+        offset in its row, and the rows batched together, are then the same however the data is shuffled."""
         by_context: dict[tuple[int, ...], list[int]] = {}
         for i, req in enumerate(requests):
             by_context.setdefault(tuple(req.context), []).append(i)
         groups: list[_Group] = []
         for context, members in by_context.items():
+            members = sorted(members, key=lambda m: requests[m].continuation)
             if self.mode == "rows":
                 groups.extend(_Group(context, [m], len(context) + len(requests[m].continuation)) for m in members)
                 continue
@@ -169,7 +181,7 @@ class PackedScorer:
                 current.append(m)
                 length += extra
             groups.append(_Group(context, current, length))
-        groups.sort(key=lambda g: -g.length)
+        groups.sort(key=lambda g: (-g.length, g.context, [requests[m].continuation for m in g.members]))
         return groups
 
     def _take(self, groups: list[_Group], start: int) -> list[_Group]:

@@ -9,14 +9,17 @@ The price is that ctypes cannot read `llama.h`: the two parameter structs passed
 b11549 (xllamacpp 2026.10.11549, whose version ends in the llama.cpp build number). Rather than trust
 that, every load checks the layout three ways and refuses to run on a mismatch:
   1. each described field holds its documented default in the struct `llama_*_default_params()` returns;
-  2. after the context is made, llama.cpp's own getters report the sizes and thread counts we set;
-  3. llama.cpp's context log confirms flash attention off, a unified KV cache and f32 K/V types.
+  2. after the context is made, llama.cpp's own getters report the sizes and thread counts we set
+     (and, through `llama_n_ctx_seq`, whether several sequences share one unified KV cache);
+  3. what no getter reports — flash attention off, f32 K/V types — is read from the whole log
+     llama.cpp writes while it creates the context (about 1,000 lines for a 30-layer model).
 We start from the library's defaults and only write the fields named here, so fields this file does
 not know keep their defaults.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import importlib.metadata
 import importlib.util
@@ -26,7 +29,7 @@ import re
 import struct
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -186,6 +189,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "llama_model_is_recurrent": (ctypes.c_bool, [_P]),
     "llama_model_is_hybrid": (ctypes.c_bool, [_P]),
     "llama_n_ctx": (ctypes.c_uint32, [_P]),
+    "llama_n_ctx_seq": (ctypes.c_uint32, [_P]),
     "llama_n_batch": (ctypes.c_uint32, [_P]),
     "llama_n_ubatch": (ctypes.c_uint32, [_P]),
     "llama_n_seq_max": (ctypes.c_uint32, [_P]),
@@ -193,6 +197,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "llama_n_threads_batch": (ctypes.c_int32, [_P]),
     "llama_get_memory": (_P, [_P]),
     "llama_memory_clear": (None, [_P, ctypes.c_bool]),
+    "llama_memory_seq_rm": (ctypes.c_bool, [_P, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32]),
     "llama_decode": (ctypes.c_int32, [_P, Batch]),
     "llama_get_logits": (_P, [_P]),
     "llama_get_logits_ith": (_P, [_P, ctypes.c_int32]),
@@ -235,7 +240,8 @@ class Library:
             fn.restype = restype
             fn.argtypes = argtypes
         self._check_defaults()
-        self.logs: deque[tuple[int, str]] = deque(maxlen=400)  # (ggml log level, text)
+        self.logs: deque[tuple[int, str]] = deque(maxlen=400)  # (ggml log level, text), for error messages
+        self._captured: list[str] | None = None  # every line while `capture` is active
         self._log_lock = threading.Lock()
         self._log_callback = LOG_CALLBACK(self._on_log)  # kept referenced: llama.cpp holds the pointer
         self.lib.llama_log_set(self._log_callback, None)
@@ -251,6 +257,8 @@ class Library:
                 if level == GGML_LOG_CONT and self.logs:
                     level = self.logs[-1][0]
                 self.logs.append((level, line))
+                if self._captured is not None:
+                    self._captured.append(line)
             log.debug("llama.cpp: %s", line.rstrip())
 
     def recent_log(self, n: int = 4) -> str:
@@ -261,11 +269,22 @@ class Library:
         lines = [line.strip() for line in (serious or [text for _, text in entries])[-n:] if line.strip()]
         return " | ".join(lines) or "(llama.cpp logged nothing)"
 
-    def take_log(self) -> list[str]:
+    def forget_log(self) -> None:
+        """Start error messages afresh (before a load, so they quote only what that load logged)."""
         with self._log_lock:
-            lines = [text for _, text in self.logs]
             self.logs.clear()
-        return lines
+
+    @contextlib.contextmanager
+    def capture(self) -> Iterator[list[str]]:
+        """Every line llama.cpp logs inside the block, however many (the ring buffer keeps only the last)."""
+        lines: list[str] = []
+        with self._log_lock:
+            self._captured = lines
+        try:
+            yield lines
+        finally:
+            with self._log_lock:
+                self._captured = None
 
     def _check_defaults(self) -> None:
         bad = (MODEL_PARAMS.mismatches(self.lib.llama_model_default_params().raw)
@@ -321,7 +340,11 @@ _KV_TYPES = re.compile(r"llama_kv_cache: size = .*K \((\w+)\).*V \((\w+)\)")
 
 
 class Model:
-    """A loaded GGUF model plus one context configured for exact scoring."""
+    """A loaded GGUF model plus one context configured for exact scoring.
+
+    `n_batch` tokens at most per `decode` call (also the micro-batch: llama.cpp does not split a call
+    further); `n_seq_max` sequences, sharing one unified KV cache when there are several.
+    """
 
     def __init__(self, path: Path, *, n_ctx: int | None, n_batch: int, n_seq_max: int, threads: int,
                  n_gpu_layers: int):
@@ -330,7 +353,7 @@ class Model:
                 raise BadInput(f"{name} must be at least 1, got {value}")
         self.path = check_gguf(path)
         self.lib = library()
-        self.lib.take_log()
+        self.lib.forget_log()
         self.model = self.lib.llama_model_load_from_file(
             str(path).encode(), self.lib.model_params(n_gpu_layers=n_gpu_layers))
         if not self.model:
@@ -349,15 +372,17 @@ class Model:
             # llama.cpp reserves one logits row per sequence and asserts (aborting the process) when
             # that exceeds its per-batch output limit, which is n_batch here
             n_seq_max = min(n_seq_max, batch, LLAMA_MAX_SEQ)
-            self.lib.take_log()
             params = self.lib.context_params(
-                n_ctx=want_ctx, n_batch=batch, n_ubatch=min(512, batch), n_seq_max=n_seq_max,
+                n_ctx=want_ctx, n_batch=batch, n_ubatch=batch, n_seq_max=n_seq_max,
                 n_threads=threads, n_threads_batch=threads, flash_attn_type=FLASH_ATTN_DISABLED,
-                type_k=GGML_TYPE_F32, type_v=GGML_TYPE_F32, kv_unified=True, offload_kqv=n_gpu_layers != 0)
-            self.ctx = self.lib.llama_init_from_model(self.model, params)
+                type_k=GGML_TYPE_F32, type_v=GGML_TYPE_F32, kv_unified=n_seq_max > 1,
+                offload_kqv=n_gpu_layers != 0)
+            self.lib.forget_log()
+            with self.lib.capture() as lines:
+                self.ctx = self.lib.llama_init_from_model(self.model, params)
             if not self.ctx:
                 raise EvaluationFailure(f"{path}: llama.cpp could not create a context: {self.lib.recent_log()}")
-            self._verify_context(self.lib.take_log(), want_ctx, batch, n_seq_max, threads)
+            self._verify_context(lines, want_ctx, batch, n_seq_max, threads)
         except BaseException:
             self.close()
             raise
@@ -367,22 +392,28 @@ class Model:
         self.memory = self.lib.llama_get_memory(self.ctx)
 
     def _verify_context(self, lines: list[str], n_ctx: int, n_batch: int, n_seq_max: int, threads: int) -> None:
-        """Refuse to score unless llama.cpp reports exactly the exact-scoring settings we asked for."""
+        """Refuse to score unless llama.cpp reports exactly the exact-scoring settings we asked for.
+
+        Sizes, threads and KV sharing come from llama.cpp's getters; flash attention and the K/V types,
+        which no getter reports, from `lines`: everything llama.cpp logged while creating the context.
+        """
         lib, ctx = self.lib, self.ctx
-        got = {"n_ctx": lib.llama_n_ctx(ctx), "n_batch": lib.llama_n_batch(ctx),
+        got = {"n_ctx": lib.llama_n_ctx(ctx), "n_batch": lib.llama_n_batch(ctx), "n_ubatch": lib.llama_n_ubatch(ctx),
                "n_seq_max": lib.llama_n_seq_max(ctx), "n_threads": lib.llama_n_threads(ctx),
                "n_threads_batch": lib.llama_n_threads_batch(ctx)}
-        want = {"n_ctx": n_ctx, "n_batch": n_batch, "n_seq_max": n_seq_max, "n_threads": threads,
+        want = {"n_ctx": n_ctx, "n_batch": n_batch, "n_ubatch": n_batch, "n_seq_max": n_seq_max, "n_threads": threads,
                 "n_threads_batch": threads}
         # llama.cpp pads the context up to a multiple of 256 cells
         problems = [f"{k}={got[k]} (asked {want[k]})" for k in want
                     if got[k] != want[k] and not (k == "n_ctx" and got[k] > want[k])]
-        reported = dict(_CONTEXT_LOG.findall("".join(lines)))
+        # a unified cache gives every sequence the whole context; split caches give each a share
+        if not self.recurrent and n_seq_max > 1 and lib.llama_n_ctx_seq(ctx) != got["n_ctx"]:
+            problems.append(f"kv_unified=false (per-sequence context {lib.llama_n_ctx_seq(ctx)}, asked unified)")
+        text = "".join(lines)
+        reported = dict(_CONTEXT_LOG.findall(text))
         if reported.get("flash_attn") != "disabled":
             problems.append(f"flash_attn={reported.get('flash_attn', 'unreported')} (asked disabled)")
-        if not self.recurrent and reported.get("kv_unified") != "true":
-            problems.append(f"kv_unified={reported.get('kv_unified', 'unreported')} (asked true)")
-        kv = _KV_TYPES.search("".join(lines))
+        kv = _KV_TYPES.search(text)
         if not self.recurrent and (kv is None or kv.groups() != ("f32", "f32")):
             problems.append(f"KV cache types={kv.groups() if kv else 'unreported'} (asked f32/f32)")
         if problems:
@@ -417,6 +448,11 @@ class Model:
 
     def clear(self) -> None:
         self.lib.llama_memory_clear(self.memory, True)
+
+    def cut(self, seq: int, start: int) -> None:
+        """Drop sequence `seq`'s cells from position `start` on (llama.cpp frees them for the next decode)."""
+        if not self.lib.llama_memory_seq_rm(self.memory, seq, start, -1):
+            raise EvaluationFailure(f"llama.cpp cannot cut sequence {seq} back to position {start}")
 
     def decode(self, tokens: np.ndarray, pos: np.ndarray, n_seq_id: np.ndarray, seq_ptrs: np.ndarray,
                outputs: np.ndarray) -> np.ndarray:

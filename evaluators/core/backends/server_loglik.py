@@ -5,14 +5,15 @@ Two ways to get a continuation's conditional log-probs over HTTP, tried in this 
 * **echo**: `/v1/completions` with `echo: true, logprobs: 1` and the prompt as token ids; servers such as
   vLLM return one log-prob per prompt token (`logprobs.token_logprobs`). Every response passes a hard
   sanity gate (one finite log-prob <= 0 per prompt token, not all equal, not all zero) or the run stops.
-* **teacher forcing** (llama.cpp's server, which ignores `echo`): for each continuation token one
-  `/completion` request whose prompt is the token ids so far, asking for the next-token distribution
-  (`n_probs`) and reading the target token's log-prob from it. Each worker pins one server slot
-  (`id_slot`) with `cache_prompt`, so a step re-uses the cached prefix and costs about one token.
-  Tokens that are incomplete UTF-8 on their own are banned from *sampling* via `logit_bias` (the server
-  otherwise merges or drops their probability entries); a calibration request proves the reported
-  distribution is the model's own (banned tokens keep their finite log-probs, the whole vocabulary
-  sums to 1), and each step checks the target's entry is present and finite.
+  Such a server batches requests as it likes: its numbers may depend on what else it was computing.
+* **teacher forcing** (llama.cpp's server, which ignores `echo`): for each continuation position one
+  `/completion` request asking for the next-token distribution (`n_probs`), planned by
+  `teacher_forcing.TeacherForcing` so the server computes each position exactly as `--backend gguf`
+  does (see there); each worker pins one server slot. Tokens that are incomplete UTF-8 on their own are
+  banned from *sampling* via `logit_bias` (the server otherwise merges or drops their probability
+  entries); a calibration request proves the reported distribution is the model's own (banned tokens
+  keep their finite log-probs, the whole vocabulary sums to 1), and each step checks the target's entry
+  is present and finite.
 
 A server offering neither is refused (exit 3). No score is ever computed from a missing or
 placeholder log-prob.
@@ -21,70 +22,43 @@ placeholder log-prob.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import math
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
 from typing import Any
 
-from evaluators.core.backends.base import Backend, LoglikRequest, LoglikResult
-from evaluators.core.backends.discovery import ServerInfo, ServerUnavailable, discover, model_entries
+from evaluators.core.backends.base import Backend, LoglikRequest, LoglikResult, distinct_requests
+from evaluators.core.backends.discovery import ServerInfo, discover, model_entries
+from evaluators.core.backends.teacher_forcing import (
+    N_PROBS_STEPS,
+    POSITIVE_SLACK,
+    Distribution,
+    Memo,
+    Refused,
+    Reply,
+    ServerStats,
+    Slot,
+    TeacherForcing,
+    call,
+    check_prompt_kept,
+    entry,
+    top_logprobs,
+)
 from evaluators.core.errors import EvaluationFailure
-from evaluators.core.http import TRANSIENT_ERRORS, HttpClient, HttpError, RetryPolicy, describe_error
+from evaluators.core.http import HttpClient, RetryPolicy
+
+__all__ = ["Refused", "ServerLoglikBackend", "check_prompt_logprobs"]
 
 log = logging.getLogger("bananabench.server")
 
 PROBE_TEXT = "The quick brown fox jumps over the lazy dog. 1, 2, 3"
-N_PROBS_STEPS = (32, 1024)  # most targets are among the top few; then widen, finally the whole vocabulary
-POSITIVE_SLACK = 1e-6  # float rounding can put a log-prob of ~1.0 probability a hair above 0
 SUM_TOLERANCE = 1e-3
-
-
-@dataclass
-class _Seen:
-    """A next-token distribution already fetched: how wide (n_probs), its entries, its argmax."""
-
-    n_probs: int
-    found: dict[int, float]
-    best: int
 
 
 class _Stopped(Exception):
     """A worker noticed the caller stopped reading results; its partial item is discarded."""
-
-
-class Refused(EvaluationFailure):
-    """The server cannot give exact log-likelihoods (exit 3): the message says what it returned."""
-
-
-@dataclass
-class Reply:
-    """One HTTP answer as data: refusals quote what the server actually said."""
-
-    status: int
-    body: Any
-
-    @property
-    def ok(self) -> bool:
-        return 200 <= self.status < 300 and isinstance(self.body, dict)
-
-    def describe(self) -> str:
-        text = self.body if isinstance(self.body, str) else json.dumps(self.body)
-        return f"HTTP {self.status}: {text[:300]}"
-
-
-def call(client: HttpClient, method: str, path: str, body: Any = None, *, timeout: float,
-         retry: RetryPolicy) -> Reply:
-    """A JSON request; transient failures are retried, a server that stays away raises ServerUnavailable."""
-    try:
-        return Reply(200, retry.call(lambda: client.request_json(method, path, body, timeout=timeout)))
-    except HttpError as exc:
-        return Reply(exc.status, exc.message)
-    except TRANSIENT_ERRORS as exc:
-        raise ServerUnavailable(f"{client.base_url}{path}: {describe_error(exc)}") from exc
 
 
 def check_prompt_logprobs(values: Any, n_prompt: int) -> list[float]:
@@ -110,49 +84,6 @@ def check_prompt_logprobs(values: Any, n_prompt: int) -> list[float]:
     return [None, *map(float, body)]
 
 
-def _top_logprobs(body: Any) -> list[dict[str, Any]] | None:
-    """The next-token distribution from a llama.cpp `/completion` reply (or None if absent)."""
-    if not isinstance(body, dict):
-        return None
-    probs = body.get("completion_probabilities")
-    if not isinstance(probs, list) or not probs or not isinstance(probs[0], dict):
-        return None
-    top = probs[0].get("top_logprobs")
-    if not isinstance(top, list) or not top:
-        return None
-    return top
-
-
-def _entry(e: Any) -> tuple[int, float] | None:
-    """(token id, log-prob) from one distribution entry, or None when malformed."""
-    if not isinstance(e, dict) or isinstance(e.get("id"), bool) or not isinstance(e.get("id"), int):
-        return None
-    lp = e.get("logprob")
-    if isinstance(lp, bool) or not isinstance(lp, int | float) or not math.isfinite(lp) or lp > POSITIVE_SLACK:
-        return None
-    return e["id"], float(lp)
-
-
-@dataclass
-class ServerStats:
-    """What the scoring cost on the server: requests, prompt tokens it evaluated, full-vocabulary retries."""
-
-    requests: int = 0
-    prompt_tokens_evaluated: int = 0
-    full_vocab_requests: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def add(self, prompt_n: int | None, full: bool) -> None:
-        with self.lock:
-            self.requests += 1
-            self.prompt_tokens_evaluated += prompt_n or 0
-            self.full_vocab_requests += int(full)
-
-    def as_dict(self) -> dict[str, int]:
-        return {"requests": self.requests, "prompt_tokens_evaluated": self.prompt_tokens_evaluated,
-                "full_vocab_requests": self.full_vocab_requests}
-
-
 class ServerLoglikBackend(Backend):
     """Log-likelihood scoring against one model on a server (see `discover`); `method` says how."""
 
@@ -163,8 +94,8 @@ class ServerLoglikBackend(Backend):
         self.client = HttpClient(info.base_url, api_key=api_key)
         self.timeout = timeout
         self.retry = retry or RetryPolicy()
-        entry = next((e for e in model_entries(info.models) if e["id"] == info.model_id), {})
-        meta = entry.get("meta") if isinstance(entry.get("meta"), dict) else {}
+        listed = next((e for e in model_entries(info.models) if e["id"] == info.model_id), {})
+        meta = listed.get("meta") if isinstance(listed.get("meta"), dict) else {}
         self.n_vocab: int | None = meta.get("n_vocab") if isinstance(meta.get("n_vocab"), int) else None
         self._tokenize_style = self._detect_tokenizer()
         self.stats = ServerStats()
@@ -173,6 +104,9 @@ class ServerLoglikBackend(Backend):
         self.workers = min(concurrency or info.n_slots, info.n_slots) if self.method == "teacher_forcing" \
             else concurrency or info.n_slots
         self.workers = max(1, self.workers)
+        self.forcing = TeacherForcing(self._post, self._forcing_payload, base_url=self.base_url,
+                                      n_vocab=self.n_vocab or 0, n_slots=self.workers, stats=self.stats) \
+            if self.method == "teacher_forcing" else None
         identity = info.identity()
         self.identity = dataclasses.replace(identity, extra={**identity.extra, "loglik_method": self.method,
                                                              "n_vocab": self.n_vocab})
@@ -211,6 +145,22 @@ class ServerLoglikBackend(Backend):
             raise EvaluationFailure(f"server at {self.base_url} failed to tokenize: {res.describe()}")
         return tokens
 
+    def tokenize_prompt(self, text: str) -> list[int]:
+        """`text` as llama.cpp's server tokenizes a completion prompt: BOS if the model wants one, special
+        tokens parsed."""
+        res = self._post("/tokenize", {"content": text, "add_special": True, "parse_special": True})
+        tokens = res.body.get("tokens") if res.ok else None
+        if not isinstance(tokens, list) or not tokens:
+            raise EvaluationFailure(f"server at {self.base_url} failed to tokenize a prompt: {res.describe()}")
+        return tokens
+
+    def detokenize(self, tokens: Sequence[int]) -> str:
+        res = self._post("/detokenize", {"tokens": list(tokens)})
+        content = res.body.get("content") if res.ok else None
+        if not isinstance(content, str):
+            raise EvaluationFailure(f"server at {self.base_url} failed to detokenize: {res.describe()}")
+        return content
+
     @property
     def bos_token_id(self) -> int | None:
         bos = (self.info.props or {}).get("bos_token")
@@ -239,8 +189,8 @@ class ServerLoglikBackend(Backend):
             self._checked_echo(echo, len(probe))  # a broken echo is refused, not worked around
             return "echo"
         forcing = self._post("/completion", self._forcing_payload(probe, n_probs=N_PROBS_STEPS[0], slot=None))
-        top = _top_logprobs(forcing.body) if forcing.ok else None
-        if top is None or not any(_entry(e) for e in top):
+        top = top_logprobs(forcing.body) if forcing.ok else None
+        if top is None or not any(entry(e) for e in top):
             raise Refused(
                 f"server at {self.base_url} gives no prompt log-probs (/v1/completions with echo answered "
                 f"{_describe_echo(echo)}) and no next-token distribution (/completion with n_probs answered "
@@ -252,13 +202,13 @@ class ServerLoglikBackend(Backend):
         """Find partial-UTF-8 tokens to ban, then prove the banned request still reports raw log-probs."""
         if not self.n_vocab:
             first = self._post("/completion", self._forcing_payload(probe, n_probs=1 << 20, slot=None))
-            top = _top_logprobs(first.body) if first.ok else None
+            top = top_logprobs(first.body) if first.ok else None
             self.n_vocab = len(top) if top else None
         if not self.n_vocab:
             raise Refused(f"server at {self.base_url}: cannot learn the vocabulary size for teacher forcing")
         full = self._post("/completion", self._forcing_payload(probe, n_probs=self.n_vocab, slot=None))
         dist = self._distribution(full, "calibration")
-        self.banned = sorted(_partial_utf8_ids(_top_logprobs(full.body)))
+        self.banned = sorted(_partial_utf8_ids(top_logprobs(full.body)))
         if self.banned:
             what = "calibration with banned partial-UTF-8 tokens"
             biased = self._post("/completion", self._forcing_payload(probe, n_probs=self.n_vocab, slot=None))
@@ -273,8 +223,8 @@ class ServerLoglikBackend(Backend):
 
     def _distribution(self, res: Reply, what: str, complete: bool = True) -> dict[int, float]:
         """The reply's next-token distribution; with `complete`, it must be the whole vocabulary summing to 1."""
-        top = _top_logprobs(res.body) if res.ok else None
-        entries = [_entry(e) for e in top or []]
+        top = top_logprobs(res.body) if res.ok else None
+        entries = [entry(e) for e in top or []]
         if not top or any(e is None for e in entries):
             raise Refused(f"server at {self.base_url}: {what} returned a malformed distribution: {res.describe()}")
         dist = dict(entries)
@@ -292,9 +242,10 @@ class ServerLoglikBackend(Backend):
         return self._post("/v1/completions", {"prompt": prompt, "max_tokens": 1, "temperature": 0.0, "echo": True,
                                               "logprobs": 1})
 
-    def _forcing_payload(self, prompt: list[int], *, n_probs: int, slot: int | None) -> dict[str, Any]:
+    def _forcing_payload(self, prompt: list[int], *, n_probs: int, slot: int | None,
+                         cache_prompt: bool = True) -> dict[str, Any]:
         payload: dict[str, Any] = {
-            "prompt": prompt, "n_predict": 1, "n_probs": n_probs, "temperature": 0.0, "cache_prompt": True,
+            "prompt": prompt, "n_predict": 1, "n_probs": n_probs, "temperature": 0.0, "cache_prompt": cache_prompt,
             "post_sampling_probs": False, "stream": False}
         if slot is not None:
             payload["id_slot"] = slot
@@ -305,27 +256,24 @@ class ServerLoglikBackend(Backend):
     # -- scoring -----------------------------------------------------------------------------------
 
     def loglikelihood(self, requests: Sequence[LoglikRequest]) -> Iterator[tuple[int, LoglikResult]]:
+        """Each distinct (context, continuation) scored once; a context's continuations on one worker."""
         for i, req in enumerate(requests):
             if not req.context or not req.continuation:
                 raise ValueError(f"request {i}: empty context or continuation")
+        distinct, owners = distinct_requests(requests)
         groups: dict[tuple[int, ...], list[int]] = {}
-        for i, req in enumerate(requests):
-            groups.setdefault(tuple(req.context), []).append(i)
-        units = list(groups.values())
-        free_slots = list(range(self.workers))
-        slot_lock = threading.Lock()
-
+        for k, req in enumerate(distinct):
+            groups.setdefault(req.context, []).append(k)
+        # continuations in token order: one that shares a prefix with the previous reuses its positions
+        units = [sorted(members, key=lambda k: distinct[k].continuation) for members in groups.values()]
         stop = threading.Event()  # set when the caller stops reading (error, Ctrl-C): workers quit between steps
 
         def run(unit: list[int]) -> list[tuple[int, LoglikResult]]:
-            with slot_lock:
-                slot = free_slots.pop()
-            memo: dict[tuple[int, ...], _Seen] = {}  # one unit's choices often share prompts (the context...)
-            try:
-                return [(i, self._score(requests[i], slot, stop, memo)) for i in unit]
-            finally:
-                with slot_lock:
-                    free_slots.append(slot)
+            if self.forcing is None:
+                return [(k, self._score_echo(distinct[k])) for k in unit]
+            memo: dict[tuple[int, ...], Distribution] = {}  # one unit's choices share prompts (the context...)
+            with self.forcing.slot() as slot:
+                return [(k, self._score_forcing(distinct[k], slot, stop, memo)) for k in unit]
 
         with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="loglik-http") as pool:
             pending = {pool.submit(run, u) for u in units[: self.workers * 2]}
@@ -334,7 +282,9 @@ class ServerLoglikBackend(Backend):
                 while pending:
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for fut in done:
-                        yield from fut.result()
+                        for k, result in fut.result():
+                            for i in owners[k]:
+                                yield i, result
                         nxt = next(queued, None)
                         if nxt is not None:
                             pending.add(pool.submit(run, nxt))
@@ -343,11 +293,20 @@ class ServerLoglikBackend(Backend):
                 for fut in pending:
                     fut.cancel()
 
-    def _score(self, req: LoglikRequest, slot: int, stop: threading.Event,
-               memo: dict[tuple[int, ...], _Seen]) -> LoglikResult:
-        if self.method == "echo":
-            return self._score_echo(req)
-        return self._score_forcing(req, slot, stop, memo)
+    def prompt_logprobs(self, prompt: Sequence[int], memo: Memo, *, top: int = 1,
+                        generate: bool = False) -> list[Distribution]:
+        """Teacher-forced distributions after prompt[:j], j = 1..len-1 (and the whole prompt with `generate`):
+        what an OpenAI `echo` request asks for. Each one holds its target token and at least `top` entries."""
+        if self.forcing is None:
+            raise Refused(f"server at {self.base_url} echoes prompt log-probs itself; ask it directly")
+        prompt = tuple(prompt)
+        last = len(prompt) + 1 if generate else len(prompt)
+        out: dict[int, Distribution] = {}
+        with self.forcing.slot() as slot:
+            for j in (*range(1, last, 2), *range(2, last, 2)):  # odd then even: two new tokens per request
+                need = prompt[j] if j < len(prompt) else None
+                out[j] = self.forcing.distribution(slot, prompt[:j], memo, need=need, width=top)
+        return [out[j] for j in range(1, last)]
 
     def _checked_echo(self, res: Reply, n_prompt: int) -> list[float]:
         """The prompt's log-probs from an echo reply that passed every check, else Refused."""
@@ -355,7 +314,7 @@ class ServerLoglikBackend(Backend):
         if values is None:
             raise Refused(f"server at {self.base_url} stopped returning prompt log-probs: {_describe_echo(res)}")
         usage = res.body.get("usage") if isinstance(res.body.get("usage"), dict) else {}
-        _check_prompt_kept({"tokens_evaluated": usage.get("prompt_tokens")}, n_prompt, self.base_url)
+        check_prompt_kept({"tokens_evaluated": usage.get("prompt_tokens")}, n_prompt, self.base_url)
         try:
             return check_prompt_logprobs(values, n_prompt)
         except Refused as exc:
@@ -368,65 +327,20 @@ class ServerLoglikBackend(Backend):
         self.stats.add(len(prompt), False)
         return LoglikResult(logprob_sum=math.fsum(lps), n_tokens=len(lps), token_logprobs=lps)
 
-    def _score_forcing(self, req: LoglikRequest, slot: int, stop: threading.Event,
-                       memo: dict[tuple[int, ...], _Seen]) -> LoglikResult:
-        prefix = list(req.context)
-        lps: list[float] = []
+    def _score_forcing(self, req: LoglikRequest, slot: Slot, stop: threading.Event,
+                       memo: dict[tuple[int, ...], Distribution]) -> LoglikResult:
+        """One request per position, odd positions first, then even ones: consecutive requests on the slot
+        then differ by two tokens, the two the server evaluates (see `teacher_forcing`)."""
+        assert self.forcing is not None
+        cont = req.continuation
+        lps = [0.0] * len(cont)
         greedy = True
-        for target in req.continuation:
+        for j in (0, *range(1, len(cont), 2), *range(2, len(cont), 2)):
             if stop.is_set():
                 raise _Stopped
-            lp, top = self._next_logprob(prefix, target, slot, memo)
-            lps.append(lp)
-            greedy = greedy and top == target
-            prefix.append(target)
+            lps[j], top = self.forcing.logprob(slot, req.context + cont[:j], cont[j], memo)
+            greedy = greedy and top == cont[j]
         return LoglikResult(logprob_sum=math.fsum(lps), n_tokens=len(lps), token_logprobs=lps, is_greedy=greedy)
-
-    def _next_logprob(self, prompt: list[int], target: int, slot: int,
-                      memo: dict[tuple[int, ...], _Seen]) -> tuple[float, int]:
-        """log p(target | prompt) and the argmax token, from the server's next-token distribution.
-
-        Asks for the top 32, then 1024, then every token, until the target is among them; a prompt
-        already asked about (another choice with the same prefix) is answered from `memo`.
-        """
-        assert self.n_vocab
-        key = tuple(prompt)
-        seen = memo.get(key)
-        if seen is not None and target in seen.found:
-            return seen.found[target], seen.best
-        for n_probs in sorted({min(n, self.n_vocab) for n in N_PROBS_STEPS} | {self.n_vocab}):
-            if seen is not None and n_probs <= seen.n_probs:
-                continue
-            res = self._post("/completion", self._forcing_payload(prompt, n_probs=n_probs, slot=slot))
-            top = _top_logprobs(res.body) if res.ok else None
-            if top is None:
-                raise Refused(f"server at {self.base_url} returned no next-token distribution: {res.describe()}")
-            entries = [_entry(e) for e in top]
-            if any(e is None for e in entries):
-                bad = next(e for e, ok in zip(top, entries, strict=True) if ok is None)
-                raise Refused(f"server at {self.base_url} returned a malformed log-prob entry {bad!r}")
-            _check_prompt_kept(res.body, len(prompt), self.base_url)
-            timings = res.body.get("timings") if isinstance(res.body.get("timings"), dict) else {}
-            self.stats.add(timings.get("prompt_n"), n_probs == self.n_vocab)
-            if len(entries) >= 2 and len({lp for _, lp in entries}) == 1:
-                raise Refused(f"server at {self.base_url} returned {len(entries)} identical log-probs (placeholders)")
-            seen = memo[key] = _Seen(n_probs, dict(entries), max(entries, key=lambda e: e[1])[0])
-            if target in seen.found:
-                return seen.found[target], seen.best
-            if n_probs == self.n_vocab:
-                raise Refused(f"server at {self.base_url} left token {target} out of the full {self.n_vocab}-token "
-                              "distribution; refusing to score with a missing log-prob")
-        raise AssertionError("unreachable")
-
-
-def _check_prompt_kept(body: dict[str, Any], n_prompt: int, base_url: str) -> None:
-    """Refuse replies for a prompt the server changed: truncated, or with tokens added (a BOS) or dropped."""
-    if body.get("truncated") is True:
-        raise Refused(f"server at {base_url} truncated a {n_prompt}-token prompt; its context is too small")
-    evaluated = body.get("tokens_evaluated")
-    if isinstance(evaluated, int) and not isinstance(evaluated, bool) and evaluated != n_prompt:
-        raise Refused(f"server at {base_url} evaluated {evaluated} tokens for a {n_prompt}-token prompt "
-                      "(it added or dropped tokens, e.g. a BOS); the log-probs would not be the requested ones")
 
 
 def _echo_values(res: Reply) -> list[Any] | None:

@@ -1,0 +1,177 @@
+"""Bring lm-eval's multiple-choice runs (per-choice log-likelihoods) into the store, as lm-eval computed them.
+
+Each `multiple_choice` task of an lm-eval output folder becomes one loglik run (benchmark = the task
+name, backend `lm-eval`, never official): one attempt per document with lm-eval's `acc` verdict as
+`correct` and the pick of the largest log-likelihood as `prediction`, lm-eval's `acc_norm` (which
+divides by the continuation's length in characters) as `correct_acc_chars`, and one `choices` row per
+option with its log-likelihood. lm-eval records no token counts, so our per-token `acc_norm` stays
+empty. Generative tasks are `bananabench chat import-lm-eval`'s: refused here, by name. Importing the
+same folder twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evaluators.core import lmeval
+from evaluators.core.errors import BadInput, located
+from evaluators.core.runs import RunSpec, canonical_json, sha256_bytes, start_run
+from evaluators.core.store import Store
+from evaluators.loglik import metrics
+
+log = logging.getLogger("bananabench")
+
+CHAT_COMMAND = "bananabench chat import-lm-eval"
+
+
+@dataclass
+class ImportResult:
+    task: str
+    run_id: str
+    status: str  # "imported" or "unchanged"
+    summary: dict[str, Any]
+
+
+def import_lm_eval(store: Store, directory: str | os.PathLike, *, name: str) -> list[ImportResult]:
+    folder = lmeval.read_folder(directory)
+    tasks = folder.of_kind(lmeval.MULTIPLE_CHOICE)
+    others = sorted(t.name for t in folder.tasks.values() if t.output_type != lmeval.MULTIPLE_CHOICE)
+    if others:
+        kinds = sorted({str(t.output_type) for t in folder.tasks.values() if t.name in others})
+        what = (f"{', '.join(others)}: {'/'.join(kinds)} lm-eval task(s), not multiple_choice; generative ones are "
+                f"imported with `{CHAT_COMMAND} {folder.root} --name {name}`")
+        if not tasks:
+            raise BadInput(f"{folder.root}: {what}")
+        log.warning("%s (skipped here)", what)
+    parsed = [(task, _rows(task)) for task in tasks]  # every file is read before anything is stored
+    return [_store(store, folder, task, rows, name) for task, rows in parsed]
+
+
+def _rows(task: lmeval.Task) -> list[dict[str, Any]]:
+    """One attempt row (with its choices) per document of the task's newest sample file."""
+    path = task.sample_files[-1]
+    if len(task.sample_files) > 1:
+        log.warning("%s: %d sample files; importing the newest, %s", task.name, len(task.sample_files), path.name)
+    delimiter = task.config.get("target_delimiter", " ")
+    rows, seen = [], set()
+    for line, sample in lmeval.read_samples(path):
+        continuations, lls, greedy = _choices(sample, path, line)
+        texts = [c[len(delimiter):] if delimiter and c.startswith(delimiter) else c for c in continuations]
+        label = _label(sample, texts, continuations, path, line)
+        item_id = _item_id(sample)
+        if item_id in seen:
+            continue  # lm-eval repeats a document only with `repeats`; its log-likelihoods are the same
+        seen.add(item_id)
+        pick = metrics.first_argmax(lls)
+        chars = metrics.predict_chars(lls, [len(t) for t in texts])
+        correct = _lm_eval_verdict(sample, "acc", pick == label)
+        correct_chars = _lm_eval_verdict(sample, "acc_norm", chars == label)
+        rows.append({
+            "item_id": item_id, "attempt": 1, "status": "ok", "correct": correct, "score": float(correct),
+            "prediction": str(pick), "reference": str(label), "extra": {
+                "prediction_acc": pick, "correct_acc": correct, "prediction_acc_chars": chars,
+                "correct_acc_chars": correct_chars, "lm_eval": {"task": task.name, "doc_id": sample["doc_id"],
+                                                                "line": line}},
+            "choices": [{"idx": k, "logprob_sum": ll, "n_tokens": None, "mean_logprob": None,
+                         "extra": {"is_greedy": g, "chars": len(t)}}
+                        for k, (ll, g, t) in enumerate(zip(lls, greedy, texts, strict=True))],
+        })
+    if not rows:
+        raise BadInput(f"{path}: no documents")
+    return rows
+
+
+def _choices(sample: dict[str, Any], path: Path, line: int) -> tuple[list[str], list[float], list[bool | None]]:
+    """The continuation texts (from `arguments`) and lm-eval's (log-likelihood, is-greedy) per choice."""
+    args = sample.get("arguments")
+    resps = sample.get("filtered_resps") or [r[0] for r in sample.get("resps") or [] if isinstance(r, list) and r]
+    if not isinstance(args, dict) or not isinstance(resps, list) or len(args) != len(resps) or len(resps) < 2:
+        raise BadInput(located(path, line, "arguments/resps", "expected one (context, continuation) and one "
+                               "[log-likelihood, is_greedy] per choice"))
+    continuations, lls, greedy = [], [], []
+    for key, resp in zip(sorted(args, key=lambda k: int(k.rsplit("_", 1)[-1])), resps, strict=True):
+        arg = args[key]
+        try:
+            ll = float(resp[0])
+        except (TypeError, ValueError, IndexError):
+            ll = math.nan
+        if not isinstance(arg, dict) or not isinstance(arg.get("arg_1"), str) or not math.isfinite(ll) or ll > 0:
+            raise BadInput(located(path, line, key, f"expected a continuation and a finite log-likelihood <= 0, "
+                                                    f"got {arg!r} / {resp!r}"))
+        continuations.append(arg["arg_1"])
+        lls.append(ll)
+        greedy.append(str(resp[1]).lower() == "true" if len(resp) > 1 else None)
+    return continuations, lls, greedy
+
+
+def _label(sample: dict[str, Any], texts: list[str], continuations: list[str], path: Path, line: int) -> int:
+    """lm-eval's target for a multiple-choice doc: the choice index (an int or its digits) or the choice text."""
+    target = sample.get("target")
+    if isinstance(target, int) and not isinstance(target, bool) or isinstance(target, str) and target.isdigit():
+        index = int(target)
+        if 0 <= index < len(texts):
+            return index
+    elif isinstance(target, str):
+        for options in (texts, continuations):
+            if target in options:
+                return options.index(target)
+    raise BadInput(located(path, line, "target", f"{target!r} names none of the {len(texts)} choices"))
+
+
+def _item_id(sample: dict[str, Any]) -> str:
+    doc = sample.get("doc") if isinstance(sample.get("doc"), dict) else {}
+    own = doc.get("id")
+    return str(own) if isinstance(own, str | int) and not isinstance(own, bool) else str(sample["doc_id"])
+
+
+def _lm_eval_verdict(sample: dict[str, Any], metric: str, recomputed: bool) -> bool:
+    """lm-eval's own per-document verdict when it logged one (it is what lm-eval printed), else ours."""
+    value = sample.get(metric)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if bool(value) != recomputed:
+            log.debug("doc %s: lm-eval's %s is %s, recomputed %s", sample.get("doc_id"), metric, value, recomputed)
+        return bool(value)
+    return recomputed
+
+
+def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[dict[str, Any]],
+           name: str) -> ImportResult:
+    dataset = sha256_bytes(canonical_json([[r["item_id"], r["reference"], [c["extra"]["chars"] for c in r["choices"]]]
+                                           for r in rows]).encode())
+    answers = sha256_bytes(canonical_json([[r["item_id"], [c["logprob_sum"] for c in r["choices"]]]
+                                           for r in rows]).encode())
+    model = {"kind": "lm-eval", "model": folder.info.get("model"), "model_args": folder.info.get("model_args"),
+             "loglikelihoods_sha256": answers}
+    spec = RunSpec(
+        evaluator="loglik", benchmark=task.name, model_name=name, benchmark_version="lm-eval import",
+        artifact={**model, "identity": model}, backend="lm-eval", dataset_sha256=dataset, official=False,
+        scoring={"source": "lm-eval", "acc": "max log-likelihood",
+                 "acc_chars": "max log-likelihood per character (lm-eval's acc_norm)"},
+        options={"directory": str(folder.root)}, n_items=len(rows),
+        extra={"source": "lm-eval", "lm_eval": folder.info, "lm_eval_results": task.results,
+               "task_config": {k: task.config.get(k) for k in ("task", "output_type", "target_delimiter",
+                                                                "num_fewshot", "dataset_path") if k in task.config},
+               "files": [str(task.sample_files[-1].relative_to(folder.root))]},
+    )
+    summary = metrics.choice_summary([r["extra"] for r in rows], 0)
+    existing = store.query("SELECT run_id FROM runs WHERE model_name = ? AND benchmark = ? AND signature = ? "
+                           "AND status = 'finished' ORDER BY started_at DESC LIMIT 1",
+                           [name, task.name, spec.signature()]).rows
+    if existing:
+        return ImportResult(task.name, existing[0][0], "unchanged", summary)
+    with start_run(store, spec, policy="public", benchmark_title=f"{task.name} (lm-eval)",
+                   headline_metric="acc") as run:
+        for row in rows:
+            run.record({k: v for k, v in row.items() if k != "choices"}, choices=row["choices"])
+        run.flush()
+        run.finish(metrics.choice_scores(None, summary), extra={**spec.extra, "summary": _brief(summary)})
+    return ImportResult(task.name, run.run_id, "imported", summary)
+
+
+def _brief(summary: dict[str, Any]) -> dict[str, Any]:
+    return {"n": summary["n"], **{m: summary[m]["value"] for m in metrics.CHOICE_METRICS if m in summary}}
