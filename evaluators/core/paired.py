@@ -126,8 +126,12 @@ class TestResult:
         return self.p_value is not None and not math.isnan(self.p_value) and self.p_value < 0.05
 
 
-def has_verdicts(metric: str) -> bool:
-    return metric in VERDICT_METRICS or metric.endswith("_accuracy") and metric != Metric.WEIGHTED_ACCURACY
+def has_verdicts(metric: str, pairs: list[PairedItem] = ()) -> bool:
+    """Whether `metric` is a share of items judged right: a known verdict metric, an `_accuracy`, or one the
+    items carry a `correct_<metric>` verdict for (a spec's own metric names)."""
+    if metric in VERDICT_METRICS or metric.endswith("_accuracy") and metric != Metric.WEIGHTED_ACCURACY:
+        return True
+    return any(metric in p.a["verdicts"] or metric in p.b["verdicts"] for p in pairs)
 
 
 def _verdict(item: dict[str, Any], metric: str) -> bool | None:
@@ -139,7 +143,7 @@ def item_value(item: dict[str, Any], metric: str) -> float | None:
     """An item's contribution to `metric` in one run (None when it has none)."""
     if metric == Metric.PASS_AT_K:
         return item["group_pass"]
-    if metric in VERDICT_METRICS and item["n"] == 1:
+    if (metric in VERDICT_METRICS or metric in item["verdicts"]) and item["n"] == 1:
         verdict = _verdict(item, metric)
         return None if verdict is None else float(verdict)
     return item["score"]
@@ -151,7 +155,7 @@ def paired_test(metric: str, pairs: list[PairedItem], *, seed: int = SEED,
     pairs = [p for p in pairs if p.a["n"] and p.b["n"]]
     if not pairs:
         return TestResult("none", 0, note="no items scored by both runs")
-    if has_verdicts(metric):
+    if has_verdicts(metric, pairs):
         verdicts = [(_verdict(p.a, metric), _verdict(p.b, metric)) for p in pairs]
         verdicts = [(a, b) for a, b in verdicts if a is not None and b is not None]
         if verdicts:

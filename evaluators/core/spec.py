@@ -157,14 +157,15 @@ class SelectSpec:
 @dataclass(frozen=True)
 class OfficialSpec:
     """What an official run needs besides unmodified data (the pinned SHA-256) and default options: the
-    expected item, category, difficulty and answer-position counts; `checks` names record checks in code
-    that only a seed can demand."""
+    expected item, category, difficulty and answer-position counts; `all_scored`: an item that cannot be
+    scored makes the run non-official; `checks` names record checks in code that only a seed can demand."""
 
     items: int | None = None
     categories: int | None = None
     per_category: int | None = None
     difficulties: dict[str, int] = field(default_factory=dict)
     answers: tuple[int, ...] = ()
+    all_scored: bool = False
     checks: str | None = None
 
 
@@ -235,7 +236,8 @@ class BenchmarkSpec:
             "record": dict(self.record),
             "select": {k: v for k, v in dataclasses.asdict(self.select).items()
                        if v is not None and (k != "seed" or self.select.sample is not None)},
-            "official": {k: v for k, v in dataclasses.asdict(self.official).items() if v not in (None, {}, ())},
+            "official": {k: v for k, v in dataclasses.asdict(self.official).items()
+                         if v not in (None, {}, (), False)},
             "categories": [dataclasses.asdict(c) for c in self.categories], "lm_eval": list(self.lm_eval),
         }
 
@@ -315,7 +317,7 @@ def _official(s: Section | None) -> OfficialSpec:
         raise s.error("answers", "must be counts of each answer position")
     official = OfficialSpec(items=s.integer("items", minimum=1), categories=s.integer("categories", minimum=1),
                             per_category=s.integer("per_category", minimum=1), difficulties=dict(difficulties),
-                            answers=tuple(answers), checks=s.text("checks"))
+                            answers=tuple(answers), all_scored=s.flag("all_scored"), checks=s.text("checks"))
     s.done()
     return official
 

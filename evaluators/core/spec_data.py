@@ -39,7 +39,15 @@ class DataFile:
     split: str | None = None
     rows: int | None = None  # the manifest's row count, checked when the file is read
     manifest_sha256: str | None = None
+    manifest: Path | None = None  # the manifest that lists this file
     notes: list[str] = field(default_factory=list)  # why the data is not the pinned one
+    provenance: dict[str, Any] | None = None  # the manifest's account of where the split came from
+
+    def check_rows(self, rows: int) -> None:
+        """BadInput, naming the manifest's entry, when the file does not hold the rows the manifest lists."""
+        if self.rows is not None and rows != self.rows:
+            raise BadInput(located(self.manifest, None, f"splits.{self.split}.rows",
+                                   f"{self.source.get('file', self.path)} has {rows} rows, the manifest says {self.rows}"))
 
     def describe(self) -> str:
         """`owner/name@commit` for hub data, the path otherwise."""
@@ -86,7 +94,8 @@ def _from_hub(spec: BenchmarkSpec, repo: str, revision: str | None, splits: list
         patterns = [spec.data.manifest, *(spec.data.files or ["data/*"])]
         folder, commit = hub.snapshot(repo, repo_type="dataset", revision=revision, allow_patterns=patterns)
         source = {"kind": "hub", "repo": repo, "revision": commit}
-        return _manifest(spec, folder, splits, source, own)
+        # A spec that names no location pins its splits by the manifest's provenance, not by where they are.
+        return _manifest(spec, folder, splits, source, own or spec.data.repo is None)
     if spec.data.file:
         path, commit = hub.download_file(repo, spec.data.file, repo_type="dataset", revision=revision)
         name = spec.data.file
@@ -159,8 +168,10 @@ def _manifest(spec: BenchmarkSpec, folder: Path, splits: list[str] | None, sourc
         if digest != entry["sha256"]:
             raise BadInput(located(path, None, f"splits.{name}.sha256",
                                    f"{entry['path']} has SHA-256 {digest}, the manifest says {entry['sha256']}"))
+        provenance = entry.get("source") if isinstance(entry.get("source"), dict) else None
         out.append(DataFile(file, digest, {**source, "file": entry["path"]}, pinned=own, split=name,
-                            rows=entry["rows"], manifest_sha256=manifest_sha))
+                            rows=entry["rows"], manifest_sha256=manifest_sha, manifest=path,
+                            provenance=provenance))
     return out
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.core import lmeval
+from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput, located
 from evaluators.core.runs import RunSpec, canonical_json, sha256_bytes, start_run
 from evaluators.core.store import Store
@@ -27,6 +28,10 @@ from evaluators.loglik import metrics
 log = logging.getLogger("bananabench")
 
 CHAT_COMMAND = "bananabench chat import-lm-eval"
+# lm-eval's verdicts, as it computed them: acc (the largest log-likelihood) and acc_norm, which divides by
+# characters (our acc_chars); our per-token acc_norm needs token counts lm-eval does not keep.
+METRICS = (Metric.ACC, Metric.ACC_CHARS)
+AGGREGATES = metrics.Aggregates(METRICS)
 
 
 @dataclass
@@ -158,7 +163,8 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
                                                                 "num_fewshot", "dataset_path") if k in task.config},
                "files": [str(task.sample_files[-1].relative_to(folder.root))]},
     )
-    summary = metrics.choice_summary([r["extra"] for r in rows], 0)
+    summary = metrics.summarize([metrics.Verdict({m: r["extra"][f"correct_{m}"] for m in METRICS}) for r in rows],
+                                AGGREGATES)
     existing = store.query("SELECT run_id FROM runs WHERE model_name = ? AND benchmark = ? AND signature = ? "
                            "AND status = 'finished' ORDER BY started_at DESC LIMIT 1",
                            [name, task.name, spec.signature()]).rows
@@ -169,9 +175,9 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
         for row in rows:
             run.record({k: v for k, v in row.items() if k != "choices"}, choices=row["choices"])
         run.flush()
-        run.finish(metrics.choice_scores(None, summary), extra={**spec.extra, "summary": _brief(summary)})
+        run.finish(metrics.score_rows(summary, AGGREGATES), extra={**spec.extra, "summary": _brief(summary)})
     return ImportResult(task.name, run.run_id, "imported", summary)
 
 
 def _brief(summary: dict[str, Any]) -> dict[str, Any]:
-    return {"n": summary["n"], **{m: summary[m]["value"] for m in metrics.CHOICE_METRICS if m in summary}}
+    return {"n": summary["n"], **{m: summary[m]["value"] for m in METRICS if m in summary}}

@@ -16,6 +16,17 @@ context and choice apart (Base Bench 1.1's rule).
 `[record]` maps `context`, `choices` (a list of strings) and `answer` (the correct choice: its index,
 its letter, or one of `choice_labels`); optional `id` (default: a content hash), `category`,
 `difficulty`, `weight` and `item_elo`.
+
+`[build]` (optional): how `bananabench loglik build` makes the benchmark's splits from their sources
+(see `evaluators/loglik/build.py`); with it, a split is official only when the manifest says it was
+built from the pinned source named here:
+
+    [build]
+    seed = 42          # random.Random(seed) samples the rows, then each row's extra choices
+    sample = 500       # rows per split (a smaller pool is kept whole)
+    choices = 4        # choices per item: fewer is dropped, more are subsampled (the answer kept)
+    [build.sources.my_split]
+    repo = "owner/name"  revision = "<commit>"  split = "test"  format = "hellaswag"  config = "main"
 """
 
 from __future__ import annotations
@@ -32,21 +43,12 @@ from evaluators.core.records import MappingError, RecordMapper, read_records, se
 from evaluators.core.spec import BenchmarkSpec, resolve
 from evaluators.core.spec_data import DataFile
 from evaluators.loglik import basebench
+from evaluators.loglik.metrics import RESERVED, RULES, Aggregates, Elo
 
-RULES = ("sum", "mean", "chars")
 TOKENIZATIONS = ("joint", "separate")
 REQUIRED = ("context", "choices", "answer")
 OPTIONAL = ("id", "category", "difficulty", "weight", "item_elo", "choice_labels")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-@dataclass(frozen=True)
-class Elo:
-    """Fixed-item Elo: the weighted maximum-likelihood rating with a virtual-games prior."""
-
-    prior_rating: float = 1000.0
-    prior_weight: float = 4.0
-    scale: float = 400.0
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,9 @@ class Scoring:
         return {"metrics": self.metrics, "tokenization": self.tokenization, "weighted": self.weighted,
                 "elo": None if self.elo is None else vars(self.elo)}
 
+    def aggregates(self, by_category: bool) -> Aggregates:
+        return Aggregates(tuple(self.metrics), weighted=self.weighted, elo=self.elo, by_category=by_category)
+
 
 @dataclass(frozen=True)
 class Item:
@@ -80,12 +85,35 @@ class Item:
     item_elo: float | None = None
 
 
+@dataclass(frozen=True)
+class Source:
+    """Where one split of a built benchmark comes from, and the formatting rule that reads its rows."""
+
+    split: str
+    repo: str
+    revision: str
+    source_split: str
+    format: str
+    config: str | None = None  # preferred config folder when the repo has several
+
+
+@dataclass(frozen=True)
+class Build:
+    """The `[build]` table: the sampling rules and each split's pinned source."""
+
+    seed: int
+    sample: int
+    choices: int
+    sources: dict[str, Source]
+
+
 @dataclass
 class Benchmark:
     """A loglik spec read and checked: what the runner, `validate` and `show` use."""
 
     spec: BenchmarkSpec
     scoring: Scoring
+    build: Build | None = None
 
     @property
     def metrics(self) -> list[str]:
@@ -109,6 +137,8 @@ def parse(spec: BenchmarkSpec) -> Benchmark:
     if not metrics:
         raise s.error("metrics", "name at least one metric")
     for metric, rule in metrics.items():
+        if metric in RESERVED:
+            raise s.error("metrics", f"{metric!r} is reserved (name the accuracy metrics something else)")
         if rule not in RULES:
             raise s.error("metrics", f"{metric}: the rule must be one of {', '.join(RULES)}, not {rule!r}")
     elo = s.section("elo")
@@ -131,8 +161,33 @@ def parse(spec: BenchmarkSpec) -> Benchmark:
     if spec.official.checks not in (None, basebench.CHECKS):
         raise spec.error(("official", "checks"), f"unknown checks {spec.official.checks!r} (known: {basebench.CHECKS})")
     if spec.build is not None:
-        raise spec.error(("build",), "only a benchmark built by `bananabench loglik build` has a [build] table")
+        bench.build = _build(spec)
     return bench
+
+
+def _build(spec: BenchmarkSpec) -> Build:
+    from evaluators.loglik.formats import FORMATS
+
+    s = spec.build
+    if not spec.data.manifest:
+        raise s.error(None, "a built benchmark's data is a folder of splits: give [data] manifest")
+    sources = {}
+    table = s.section("sources", required=True)
+    for split in table.data:
+        t = table.section(split)
+        sources[split] = Source(split=split, repo=t.text("repo", required=True),
+                                revision=t.text("revision", required=True),
+                                source_split=t.text("split", required=True),
+                                format=t.text("format", required=True, choices=FORMATS),
+                                config=t.text("config"))
+        t.done()
+    if not sources:
+        raise table.error(None, "name at least one split ([build.sources.<split>])")
+    table.done()
+    build = Build(seed=s.integer("seed", required=True), sample=s.integer("sample", required=True, minimum=1),
+                  choices=s.integer("choices", default=4, minimum=2), sources=sources)
+    s.done()
+    return build
 
 
 def choice_index(value: Any, n: int, labels: list[str] | None) -> int:
@@ -235,17 +290,28 @@ def read_items(bench: Benchmark, data: DataFile) -> Items:
         items.append(item)
     if not items:
         raise BadInput(f"{data.path}: no records")
-    if data.rows is not None and len(records) != data.rows:
-        raise BadInput(f"{data.path}: {len(records)} rows, the manifest says {data.rows}")
+    data.check_rows(len(records))
     return Items(select(items, bench.spec.select, lambda i: i.category), category_rows)
 
 
 def official_reasons(bench: Benchmark, items: list[Item], data: DataFile) -> list[str]:
-    """Why a run over these items would not be official (empty when it is), by the spec's [official] counts."""
+    """Why a run over these items would not be official (empty when it is): data that is not the pinned
+    one, and the spec's [official] counts. A split of a built benchmark must also be one of its splits,
+    built from the pinned source: a manifest only vouches that the files are the ones it lists, not that
+    they are the benchmark."""
     rule = bench.spec.official
     reasons = list(data.notes) if not data.pinned else []
+    if bench.build is not None and data.split is not None:
+        source = bench.build.sources.get(data.split)
+        if source is None:
+            return [*reasons, f"{data.split} is not one of the {len(bench.build.sources)} {bench.spec.id} splits"]
+        named = data.provenance or {}
+        if (named.get("repo"), named.get("revision")) != (source.repo, source.revision):
+            where = f"{named.get('repo')}@{named.get('revision')}" if named else "not named in the manifest"
+            reasons.append(f"source {where}, not the pinned {source.repo}@{source.revision}")
     if rule.items is not None and len(items) != rule.items:
-        reasons.append(f"{len(items)} examples instead of {rule.items}")
+        reasons.append(f"{len(items)} rows, not the {rule.items} of the official {data.split} split" if data.split
+                       else f"{len(items)} examples instead of {rule.items}")
     cats = Counter(i.category for i in items)
     if rule.categories is not None and len(cats) != rule.categories:
         reasons.append(f"{len(cats)} categories instead of {rule.categories}")
@@ -269,7 +335,22 @@ def official_reasons(bench: Benchmark, items: list[Item], data: DataFile) -> lis
 
 def describe(bench: Benchmark) -> dict[str, Any]:
     """The evaluator's part of `benchmarks show`."""
-    return {"scoring": bench.scoring.signature(), "metrics": bench.metrics}
+    shown: dict[str, Any] = {"scoring": bench.scoring.signature(), "metrics": bench.metrics}
+    if bench.build is not None:
+        shown["build"] = {"seed": bench.build.seed, "sample": bench.build.sample, "choices": bench.build.choices,
+                          "sources": {k: {"repo": v.repo, "revision": v.revision, "split": v.source_split,
+                                          "format": v.format, **({"config": v.config} if v.config else {})}
+                                      for k, v in bench.build.sources.items()}}
+    return shown
+
+
+def load_items(name: str, data: str, splits: list[str] | None = None) -> list[Item]:
+    """Every selected item of a benchmark (id or spec file) over `data` (a local copy or hub id), all splits
+    in order: for tools and tests that score items outside a run."""
+    from evaluators.core.spec_data import locate
+
+    bench = load_benchmark(name)
+    return [item for file in locate(bench.spec, data, splits=splits) for item in read_items(bench, file).items]
 
 
 def validate(bench: Benchmark, data: DataFile) -> tuple[int, list[str]]:
