@@ -164,3 +164,52 @@ def test_list_and_show():
     assert shown["select"] == {"per_category": 2} and shown["scoring"]["answer"] == "letter"
     assert "Answer with one of" in shown["scoring"]["prompt"]  # the default template, resolved
     assert run_cli("benchmarks", "show", "nope").returncode == 2
+
+
+LOGLIK = """\
+id = "endings"
+title = "Endings"
+version = "1"
+evaluator = "loglik"
+headline = "acc"
+
+[data]
+path = "endings.jsonl"
+
+[record]
+context = "text"
+choices = "endings"
+answer = "right"
+
+[scoring]
+metrics = { acc = "sum" }
+"""
+
+
+@pytest.mark.parametrize(("edit", "line", "needle"), [
+    (lambda t: t.replace('acc = "sum"', 'acc = "max"'), 16, "scoring.metrics: acc: the rule must be one of sum, mean"),
+    (lambda t: t.replace('acc = "sum"', 'per_token = "mean"'), 16, "'per_token': use lower-case letters"),
+    (lambda t: t.replace('acc = "sum"', 'elo = "mean"'), 16, "'elo' is reserved"),
+    (lambda t: t.replace('headline = "acc"', 'headline = "elo"'), 5, "'elo' is not one of this benchmark's metrics"),
+    (lambda t: t + 'weighted = true\n', 17, "scoring.weighted: needs record.weight"),
+    (lambda t: t + '[build]\nseed = 1\nsample = 5\n', 17, "give [data] manifest"),
+    (lambda t: t.replace('answer = "right"', 'answer = "right"\nquestion = "text"'), 14, "record.question: not an item"),
+])
+def test_loglik_spec_errors_name_file_line_and_key(tmp_path, edit, line, needle):
+    spec = tmp_path / "endings.toml"
+    spec.write_text(edit(LOGLIK))
+    (tmp_path / "endings.jsonl").write_text(json.dumps({"text": "The sky is", "endings": [" blue", " loud"],
+                                                        "right": 0}) + "\n")
+    proc = run_cli("benchmarks", "validate", str(spec))
+    assert proc.returncode == 2, proc.stderr
+    assert f"endings.toml:{line}: " in proc.stderr and needle in proc.stderr, proc.stderr
+
+
+def test_loglik_answers_by_index_letter_or_label(tmp_path):
+    from evaluators.loglik.spec import choice_index
+
+    assert [choice_index(v, 4, None) for v in (2, "2", "c", " D ")] == [2, 2, 2, 3]
+    assert choice_index("no", 2, ["yes", "no"]) == 1
+    for bad, message in ((4, "must be 0 to 3"), (True, "not a boolean"), ("maybe", "not 'maybe'")):
+        with pytest.raises(ValueError, match=message):
+            choice_index(bad, 4, None)

@@ -32,19 +32,22 @@ built from the pinned source named here:
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluators.core.contract import Metric
+from evaluators.core.contract import AttemptKey, Metric
 from evaluators.core.errors import BadInput, located
 from evaluators.core.records import MappingError, RecordMapper, read_records, select, type_name
+from evaluators.core.secrets import is_secret_key
 from evaluators.core.spec import BenchmarkSpec, resolve
 from evaluators.core.spec_data import DataFile
 from evaluators.loglik import basebench
 from evaluators.loglik.metrics import RESERVED, RULES, Aggregates, Elo
 
+_METRIC = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 TOKENIZATIONS = ("joint", "separate")
 REQUIRED = ("context", "choices", "answer")
 OPTIONAL = ("id", "category", "difficulty", "weight", "item_elo", "choice_labels")
@@ -139,6 +142,9 @@ def parse(spec: BenchmarkSpec) -> Benchmark:
     for metric, rule in metrics.items():
         if metric in RESERVED:
             raise s.error("metrics", f"{metric!r} is reserved (name the accuracy metrics something else)")
+        if not _METRIC.match(metric) or is_secret_key(AttemptKey.verdict(metric)):
+            raise s.error("metrics", f"{metric!r}: use lower-case letters, digits and '_', not ending in 'token' "
+                                     "(keys so named are masked as secrets)")
         if rule not in RULES:
             raise s.error("metrics", f"{metric}: the rule must be one of {', '.join(RULES)}, not {rule!r}")
     elo = s.section("elo")
@@ -155,9 +161,9 @@ def parse(spec: BenchmarkSpec) -> Benchmark:
         raise spec.error(("headline",), f"{spec.headline!r} is not one of this benchmark's metrics "
                                         f"({', '.join(bench.metrics)})")
     spec.check_record(REQUIRED, OPTIONAL, "loglik")
-    for key, needed in (("item_elo", scoring.elo is not None), ("weight", scoring.weighted)):
+    for key, setting, needed in (("item_elo", "elo", scoring.elo is not None), ("weight", "weighted", scoring.weighted)):
         if needed and key not in spec.record:
-            raise spec.error(("scoring",), f"needs record.{key} (map the field that holds it)")
+            raise spec.error(("scoring", setting), f"needs record.{key} (map the field that holds it)")
     if spec.official.checks not in (None, basebench.CHECKS):
         raise spec.error(("official", "checks"), f"unknown checks {spec.official.checks!r} (known: {basebench.CHECKS})")
     if spec.build is not None:
