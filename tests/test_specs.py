@@ -213,3 +213,32 @@ def test_loglik_answers_by_index_letter_or_label(tmp_path):
     for bad, message in ((4, "must be 0 to 3"), (True, "not a boolean"), ("maybe", "not 'maybe'")):
         with pytest.raises(ValueError, match=message):
             choice_index(bad, 4, None)
+
+
+def readme_specs() -> list[str]:
+    """The TOML examples of README's "Add a benchmark" section."""
+    import re
+
+    section = (REPO / "README.md").read_text().split("## Add a benchmark\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```toml\n(.*?)```", section, re.S)
+
+
+def test_the_readme_examples_are_valid_specs(tmp_path):
+    loglik, chat = readme_specs()
+    (tmp_path / "capitals.toml").write_text(loglik)
+    (tmp_path / "conversions.toml").write_text(chat)
+    (tmp_path / "capitals.jsonl").write_text("".join(json.dumps(
+        {"qid": f"q{i}", "country": c, "options": [" Paris", " Rome", " Lima", " Oslo"], "correct": k,
+         "continent": cont}) + "\n" for i, (c, k, cont) in enumerate(
+        [("France", 0, "Europe"), ("Italy", 1, "Europe"), ("Peru", "C", "South America")])))
+    (tmp_path / "conversions.jsonl").write_text(json.dumps(
+        {"key": "k1", "amount": 1, "unit_from": "inch", "unit_to": "cm", "expected": "2.54"}) + "\n")
+    for name, selected in (("capitals", 3), ("conversions", 1)):
+        proc = run_cli("benchmarks", "validate", str(tmp_path / f"{name}.toml"))
+        assert proc.returncode == 0, proc.stderr
+        assert f"{selected} item(s) selected" in proc.stdout and "  official" in proc.stdout
+    from evaluators.chat.extract import grade
+
+    task = resolve(str(tmp_path / "conversions.toml"))
+    pattern = task.scoring.data["pattern"]
+    assert grade("regex", "1 inch is 2.54 cm, so:\n2.54", "", "2.54", "stop", pattern) == ("correct", "2.54")
