@@ -19,7 +19,6 @@ import logging
 import os
 import re
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +39,6 @@ log = logging.getLogger("bananabench")
 LOGLIK_COMMAND = "bananabench loglik import-lm-eval"
 
 
-@dataclass
-class ImportResult:
-    task: str
-    run_id: str
-    status: str  # "imported" or "unchanged"
-    summary: dict[str, Any]
-    duplicates: int
 
 
 def task_of(lm_task: str, tasks: list[Task]) -> Task | None:
@@ -103,7 +95,7 @@ def _choose(copies: list[tuple[str, str | None, str | None]]) -> tuple[int, bool
 
 
 def import_lm_eval(store: Store, directory: str | os.PathLike, *, name: str,
-                   tasks: list[str] | None = None) -> list[ImportResult]:
+                   tasks: list[str] | None = None) -> list[lmeval.ImportResult]:
     """Import the folder's generative tasks into the benchmarks `tasks` names (default: the built-in chat ones)."""
     from evaluators.chat.run import ALL, resolve_tasks
 
@@ -174,7 +166,7 @@ def _parse_task(task: Task, paths: list[Path], root: Path) -> tuple[list[dict[st
 
 
 def _store_task(store: Store, task: Task, name: str, info: dict[str, Any], root: Path, rows: list[dict[str, Any]],
-                duplicates: int, files: list[str]) -> ImportResult:
+                duplicates: int, files: list[str]) -> lmeval.ImportResult:
     spec = task.spec
     dataset = sha256_bytes("\n".join(f"{r['item_id']}:{r['extra']['content_hash']}" for r in rows).encode())
     responses = sha256_bytes(json.dumps([[r["item_id"], r["extra"]["raw"]] for r in rows]).encode())
@@ -191,8 +183,8 @@ def _store_task(store: Store, task: Task, name: str, info: dict[str, Any], root:
     )
     existing = finished_run(store, run_spec)
     if existing:
-        return ImportResult(task.name, existing["run_id"], "unchanged", summary(store.attempts(existing["run_id"])),
-                            duplicates)
+        return lmeval.ImportResult(task.name, existing["run_id"], "unchanged",
+                                   summary(store.attempts(existing["run_id"])), duplicates)
     with start_run(store, run_spec, policy=spec.policy, benchmark_title=spec.title, headline_metric=Metric.ACCURACY,
                    description=spec.description) as run:
         for row in rows:
@@ -200,4 +192,4 @@ def _store_task(store: Store, task: Task, name: str, info: dict[str, Any], root:
         run.flush()
         result_summary = summary(rows)
         run.finish(score_rows(rows), extra={**run_spec.extra, "summary": result_summary})
-    return ImportResult(task.name, run.run_id, "imported", result_summary, duplicates)
+    return lmeval.ImportResult(task.name, run.run_id, "imported", result_summary, duplicates)
