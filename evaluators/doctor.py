@@ -166,7 +166,7 @@ def _llama_server(cache: Path) -> Check:
 
     tiny = cached_tiny(cache / "tiny-models", gguf=True)
     with LlamaServer(tiny["gguf"], n_ctx=256, threads=1, startup_timeout=120) as server:
-        answer = server.post_json("/completion", {"prompt": "The", "n_predict": 2}, timeout=120)
+        answer = server.client.post("/completion", {"prompt": "The", "n_predict": 2}, timeout=120)
     ok = isinstance(answer, dict) and "content" in answer
     return Check("llama.cpp server (xllamacpp)", ok, "started on a tiny GGUF model and generated" if ok
                  else f"unexpected answer {str(answer)[:80]}",
