@@ -95,7 +95,7 @@ def run_loglik(*, bench: str, model: str | os.PathLike | None, name: str | None 
                out_dir: str | os.PathLike | None = None, resume: bool = False,
                limit: int | None = None, n_gpu_layers: int = 0, n_ctx: int | None = None,
                base_url: str | None = None, concurrency: int | None = None,
-               api_key: str | None = None) -> dict[str, Any]:
+               api_key: str | None = None, device_map: str | None = None) -> dict[str, Any]:
     """Score `model` on Base Bench 1.1 (`bench="base-bench"`) or base-evals splits (`"base-evals[:A,B]"`).
 
     `backend` is "hf" (transformers), "gguf" (`model` is a GGUF file, llama.cpp in-process) or "server"
@@ -116,7 +116,7 @@ def run_loglik(*, bench: str, model: str | os.PathLike | None, name: str | None 
         data_revision=data_revision, revision=revision, backend=backend, device=device, dtype=dtype,
         threads=threads, batch_size=batch_size, max_batch_tokens=max_batch_tokens, add_bos=add_bos,
         out_dir=None if out_dir is None else str(out_dir), resume=resume, limit=limit, n_gpu_layers=n_gpu_layers,
-        n_ctx=n_ctx, base_url=base_url, concurrency=concurrency, api_key=api_key))
+        n_ctx=n_ctx, base_url=base_url, concurrency=concurrency, api_key=api_key, device_map=device_map))
 
 
 def run_agent(*, name: str, base_url: str, results: str | os.PathLike | None = None, **options: Any) -> dict[str, Any]:

@@ -55,7 +55,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "rejected")
     p.add_argument("--concurrency", type=cliargs.positive_int, metavar="N", default=None,
                    help="server: requests in flight (default: the server's slots)")
-    p.add_argument("--device", choices=DEVICES, default="auto", help="device (default auto: cuda if available)")
+    p.add_argument("--device", choices=DEVICES, default="auto",
+                   help="device (default auto: cuda if available; under torchrun each rank takes cuda:LOCAL_RANK)")
+    p.add_argument("--device-map", choices=("auto",), default=None,
+                   help="hf: spread one model too large for one GPU over every visible GPU (accelerate), in one "
+                        "process; for a model that fits one GPU, run one copy per GPU under torchrun instead")
     p.add_argument("--dtype", choices=DTYPES, default="auto",
                    help="weights dtype (default auto: float32 on CPU, bfloat16 on CUDA); part of the signature")
     p.add_argument("--threads", type=cliargs.positive_int, metavar="N", default=None,
@@ -154,9 +158,11 @@ def cmd_run(args) -> int:
         bench=args.bench, model=args.model, name=args.name, results=args.results, data=args.data,
         data_revision=args.data_revision, revision=args.revision, backend=args.backend, device=args.device,
         dtype=args.dtype, threads=args.threads, batch_size=args.batch_size, max_batch_tokens=args.max_batch_tokens,
-        add_bos=args.add_bos, out_dir=args.out_dir, resume=args.resume, limit=args.limit,
+        add_bos=args.add_bos, out_dir=args.out_dir, resume=args.resume, limit=args.limit, device_map=args.device_map,
         n_gpu_layers=args.n_gpu_layers, n_ctx=args.n_ctx, base_url=args.base_url, concurrency=args.concurrency,
         api_key=api_key_from_env(args.api_key_env) if args.backend == "server" else None)
+    if "rank" in result:  # a torchrun rank other than 0: rank 0 reports
+        return 0
     if args.json:
         brief = [{k: v for k, v in r["report"].items() if k != "items"} | {"dir": r["dir"]} for r in result["runs"]]
         json.dump({"runs": brief}, sys.stdout, default=str)

@@ -16,11 +16,13 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from evaluators.core import distributed
 from evaluators.core.backends.base import Backend, LoglikRequest
+from evaluators.core.backends.data_parallel import DataParallelBackend, serve
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.progress import Progress
 from evaluators.core.runs import Run, RunSpec, start_run
@@ -44,6 +46,7 @@ class LoglikOptions:
     name: str | None = None
     backend: str = "hf"
     device: str = "auto"
+    device_map: str | None = None  # hf: "auto" spreads one model over every visible GPU (accelerate)
     dtype: str = "auto"
     threads: int | None = None
     batch_size: int | None = 8
@@ -74,7 +77,8 @@ def _open_hf(opts: LoglikOptions) -> Backend:
 
         cuda = opts.device.startswith("cuda") or (opts.device == "auto" and torch.cuda.is_available())
         dtype = "bfloat16" if cuda else "float32"
-    backend = HFBackend(opts.model, revision=opts.revision, device=opts.device, dtype=dtype, threads=opts.threads)
+    backend = HFBackend(opts.model, revision=opts.revision, device=opts.device, dtype=dtype, threads=opts.threads,
+                        device_map=opts.device_map)
     backend.configure_loglik(max_contexts=opts.batch_size, token_budget=opts.max_batch_tokens)
     return backend
 
@@ -98,7 +102,7 @@ def _open_server(opts: LoglikOptions) -> Backend:
 BACKENDS: dict[str, Callable[[LoglikOptions], Backend]] = {"hf": _open_hf, "gguf": _open_gguf,
                                                            "server": _open_server}
 # Flags that mean something to some backends only: given to another one, they are an error, not ignored.
-BACKEND_FLAGS = {"device": ("hf",), "dtype": ("hf",), "revision": ("hf",), "batch_size": ("hf",),
+BACKEND_FLAGS = {"device": ("hf",), "device_map": ("hf",), "dtype": ("hf",), "revision": ("hf",), "batch_size": ("hf",),
                  "max_batch_tokens": ("hf",), "n_gpu_layers": ("gguf",), "base_url": ("server",),
                  "concurrency": ("server",)}
 
@@ -116,6 +120,21 @@ def check_backend_options(opts: LoglikOptions) -> None:
         raise BadInput("--backend server needs --base-url (the server, e.g. http://127.0.0.1:8080)")
     if opts.backend != "server" and not opts.model:
         raise BadInput(f"--backend {opts.backend} needs --model")
+    if opts.device_map not in (None, "auto"):
+        raise BadInput(f"--device-map takes auto, not {opts.device_map!r}")
+
+
+def check_data_parallel(opts: LoglikOptions) -> None:
+    """Under torchrun with several processes: what cannot be shared out is refused (BadInput) on every rank."""
+    if opts.backend == "server":
+        raise BadInput("--backend server does not run under torchrun: the server does the work; give it more "
+                       "slots, or run several servers")
+    if opts.device_map:
+        raise BadInput("--device-map auto spreads one model over all GPUs in one process; torchrun runs one copy "
+                       "per GPU. Use one or the other (README: Scaling out)")
+    if opts.n_gpu_layers:
+        raise BadInput("--n-gpu-layers under torchrun: the gguf backend's ranks run on CPU (each gets a share of "
+                       "the cores); use --backend hf for one model copy per GPU")
 
 
 def open_backend(opts: LoglikOptions) -> Backend:
@@ -219,8 +238,10 @@ def prepare_choices(backend: Backend, items: list[ds.ChoiceItem], add_bos: bool)
 def score_prepared(run: Run, backend: Backend, prepared: list[Prepared],
                    on_done: Callable[[Prepared, list[metrics.ChoiceScore] | None], None],
                    make_row: Callable[[Prepared, list[metrics.ChoiceScore] | None], dict[str, Any]],
-                   desc: str) -> None:
-    """Score every item the run has not done yet; record each one as soon as its last choice is in."""
+                   desc: str) -> dict[str, int]:
+    """Score every item the run has not done yet; record each one as soon as its last choice is in.
+
+    Returns which rank scored each item when ranks shared the work (else nothing)."""
     todo = [p for p in prepared if not run.is_done(p.id)]
     with Progress(len(prepared), desc, initial=len(prepared) - len(todo)) as bar:
         for p in todo:
@@ -238,23 +259,36 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared],
         filled: list[list[metrics.ChoiceScore | None]] = [[None] * len(p.continuations) for p in scorable]
         remaining = [len(p.continuations) for p in scorable]
         greedy: list[list[bool | None]] = [[None] * len(p.continuations) for p in scorable]
-        for index, result in backend.loglikelihood(requests):
-            i, k = owner[index]
-            if filled[i][k] is not None:
-                continue
-            filled[i][k] = metrics.ChoiceScore(float(result.logprob_sum), int(result.n_tokens))
-            greedy[i][k] = result.is_greedy
-            remaining[i] -= 1
-            if remaining[i] == 0:
-                p = scorable[i]
-                choices = [c for c in filled[i] if c is not None]
-                run.record(make_row(p, choices), choices=[
-                    {**c.as_dict(), "idx": k2, "extra": {"is_greedy": greedy[i][k2]}} for k2, c in enumerate(choices)])
-                on_done(p, choices)
-                bar.update()
+        ranks: dict[str, int] = {}
+        results = backend.loglikelihood(requests)
+        try:
+            for index, result in results:
+                i, k = owner[index]
+                if filled[i][k] is not None:
+                    continue
+                filled[i][k] = metrics.ChoiceScore(float(result.logprob_sum), int(result.n_tokens))
+                greedy[i][k] = result.is_greedy
+                remaining[i] -= 1
+                if remaining[i] == 0:
+                    p = scorable[i]
+                    choices = [c for c in filled[i] if c is not None]
+                    row = make_row(p, choices)
+                    scored_by = getattr(backend, "scored_by", None)
+                    if scored_by:  # data-parallel: the rank that scored it
+                        row["extra"] = {**row.get("extra", {}), "rank": scored_by[index]}
+                        ranks[p.id] = scored_by[index]
+                    run.record(row, choices=[{**c.as_dict(), "idx": k2, "extra": {
+                        "is_greedy": greedy[i][k2]}} for k2, c in enumerate(choices)])
+                    on_done(p, choices)
+                    bar.update()
+        finally:
+            close = getattr(results, "close", None)
+            if callable(close):
+                close()  # a data-parallel backend stopped early tells the other ranks
         missing = [scorable[i].id for i, r in enumerate(remaining) if r]
         if missing:
             raise EvaluationFailure(f"the backend returned no result for {len(missing)} items (first: {missing[0]})")
+    return ranks
 
 
 def finished_twin(store: Store, spec: RunSpec) -> dict[str, Any] | None:
@@ -303,13 +337,26 @@ def score_run(run: Run, backend: Backend, prepared: list[Prepared], item: ItemFn
     todo = sum(1 for p in prepared if not run.is_done(p.id) and not p.reject)
     started = time.monotonic()
     with report.PartialResults(run.path(report.PARTIAL), previous) as partial:
-        score_prepared(run, backend, prepared, lambda p, choices: partial.append(item(p, choices)), row, desc)
+        ranks = score_prepared(run, backend, prepared, lambda p, choices: partial.append(item(p, choices)), row,
+                               desc)
     elapsed = time.monotonic() - started
     run.flush()
     stored = _stored_choices(run.store, run.run_id)
-    timing = {"scored_this_session": todo, "score_s": round(elapsed, 3),
-              "items_per_s": round(todo / elapsed, 3) if todo and elapsed > 0 else None}
+    timing: dict[str, Any] = {"scored_this_session": todo, "score_s": round(elapsed, 3),
+                              "items_per_s": round(todo / elapsed, 3) if todo and elapsed > 0 else None}
+    if ranks:
+        timing["shards"] = _shards(backend, ranks)
     return [item(p, None if p.reject else stored.get(p.id)) for p in prepared], timing
+
+
+def _shards(backend: Backend, ranks: dict[str, int]) -> list[dict[str, Any]]:
+    """This session's data-parallel shards: each rank (host, device) with the items it scored."""
+    members = {m["rank"]: m for m in backend.describe_loglik()["data_parallel"]["ranks"]}
+    by_rank: dict[int, list[str]] = {}
+    for item_id, rank in ranks.items():
+        by_rank.setdefault(rank, []).append(item_id)
+    return [{**members[rank], "n_items": len(by_rank.get(rank, [])), "items": sorted(by_rank.get(rank, []))}
+            for rank in sorted(members)]
 
 
 # -- Base Bench ----------------------------------------------------------------------------------------
@@ -549,27 +596,66 @@ def _base_evals_folder(opts: LoglikOptions) -> tuple[Path, str]:
 
 
 def run_loglik(opts: LoglikOptions) -> dict[str, Any]:
-    """Validate data, load the model, run; returns {"runs": [...], "report": combined summary}."""
+    """Validate data, load the model, run; returns {"runs": [...], "report": combined summary}.
+
+    Under torchrun with several processes rank 0 does all of this while the others only load the model
+    and score what it hands out (`core.backends.data_parallel`); they return {"runs": [], "rank": N}.
+    """
     bench, splits = ds.parse_bench(opts.bench)
     check_backend_options(opts)  # before any data download or model load
     if opts.batch_size is not None and opts.batch_size < 1:
         raise BadInput("--batch-size must be a positive integer")
-    store = Store(opts.results)
-    if bench == ds.BASE_BENCH:
-        data = _base_bench_data(opts)
-        with open_backend(opts) as backend:
-            result = run_base_bench(opts, store, data, backend)
-        return {"benchmark": bench, "runs": [result]}
-    folder, source = _base_evals_folder(opts)
-    split_data = ds.load_base_evals(folder, splits)
-    results = []
-    with open_backend(opts) as backend:
-        for split in split_data:
-            out_dir = str(Path(opts.out_dir) / split.name) if opts.out_dir else None
-            results.append(run_split(opts, store, split, backend, source=source, out_dir=out_dir))
+    if distributed.launched_world() > 1:
+        check_data_parallel(opts)
+    with distributed.join(opts.device if opts.backend == "hf" else "cpu") as ranks:
+        opts = _for_rank(opts, ranks)
+        if not ranks.writer:
+            with ranks.start(lambda: open_backend(opts), _identity) as backend:
+                serve(backend, ranks)
+            return {"benchmark": bench, "runs": [], "rank": ranks.rank}
+        store = Store(opts.results)
+        if bench == ds.BASE_BENCH:
+            data, backend = ranks.start(lambda: (_base_bench_data(opts), open_backend(opts)),
+                                        lambda prepared: _identity(prepared[1]))
+            with _shared(backend, ranks) as scorer:
+                result = run_base_bench(opts, store, data, scorer)
+            return {"benchmark": bench, "runs": [result]}
+
+        def prepare() -> tuple[str, list[ds.SplitData], Backend]:
+            folder, source = _base_evals_folder(opts)
+            return source, ds.load_base_evals(folder, splits), open_backend(opts)
+
+        source, split_data, backend = ranks.start(prepare, lambda prepared: _identity(prepared[2]))
+        results = []
+        with _shared(backend, ranks) as scorer:
+            for split in split_data:
+                out_dir = str(Path(opts.out_dir) / split.name) if opts.out_dir else None
+                results.append(run_split(opts, store, split, scorer, source=source, out_dir=out_dir))
     combined = {"benchmark": ds.BASE_EVALS, "model_name": opts.name or default_model_name(opts.model),
                 "official": all(r["report"]["official"] for r in results),
                 "splits": {r["report"]["split"]: r["split"] for r in results}}
     if opts.out_dir:
         report.write_report(Path(opts.out_dir) / report.REPORT, combined)
     return {"benchmark": bench, "runs": results, "report": combined}
+
+
+# -- several processes (torchrun) ---------------------------------------------------------------------
+
+def _for_rank(opts: LoglikOptions, ranks: distributed.Ranks) -> LoglikOptions:
+    """Each rank on its own GPU, or on its share of the CPU cores."""
+    if not ranks.parallel:
+        return opts
+    if ranks.device.startswith("cuda"):
+        return replace(opts, device=ranks.device)
+    return replace(opts, device="cpu" if opts.backend == "hf" else opts.device,
+                   threads=opts.threads or distributed.cpu_threads_per_rank())
+
+
+def _identity(backend: Backend) -> dict[str, Any]:
+    """What every rank must have loaded alike."""
+    return backend.identity.signature()
+
+
+def _shared(backend: Backend, ranks: distributed.Ranks) -> Backend:
+    """The writer's backend: as is in one process, else one whose scoring is shared among the ranks."""
+    return DataParallelBackend(backend, ranks) if ranks.parallel else backend
