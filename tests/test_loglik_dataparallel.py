@@ -171,3 +171,30 @@ def test_units_scored_alone_give_the_numbers_of_the_whole_list(tiny_model):
     plan = assign(requests, units, 3)
     assert sorted(u for shard in plan for u in shard) == list(range(len(units)))
     assert [len(shard) for shard in plan] in ([3, 3, 2], [3, 2, 3], [2, 3, 3])
+
+
+def test_device_map_auto_places_the_model_and_scores_alike(tiny_model):
+    """accelerate's placement (here: everything on the CPU, the only device) goes through the same scorer."""
+    pytest.importorskip("accelerate")
+    from evaluators.core.backends.base import LoglikRequest
+    from evaluators.core.backends.hf import HFBackend
+    from evaluators.core.errors import BadInput
+
+    plain = HFBackend(tiny_model["path"], device="cpu", threads=1)
+    mapped = HFBackend(tiny_model["path"], device_map="auto", threads=1)
+    assert mapped.identity.extra["device"] == "cpu" and mapped.identity.signature() == plain.identity.signature()
+    requests = [LoglikRequest(tuple(plain.tokenize(r["context"])), tuple(plain.tokenize(c)))
+                for r in official_shaped()[:6] for c in r["continuations"]]
+    assert dict(mapped.loglikelihood(requests)) == dict(plain.loglikelihood(requests))
+    with pytest.raises(BadInput, match="device_map"):
+        HFBackend(tiny_model["path"], device_map="auto", device="cpu")
+
+
+def test_torchrun_refuses_what_it_cannot_share(tiny_model, tmp_path):
+    env = {"WORLD_SIZE": "2", "RANK": "0", "LOCAL_RANK": "0"}  # as torchrun sets them; refused before any contact
+    for flags, words in ((["--backend", "server", "--base-url", "http://127.0.0.1:9"], "several servers"),
+                         (["--model", tiny_model["path"], "--device-map", "auto"], "one or the other")):
+        proc = run_cli("loglik", "run", "--bench", "base-bench", "--local-data", str(SAMPLE), *flags,
+                       "--results", str(tmp_path / "r"), env=env, timeout=120)
+        assert proc.returncode == 2 and words in proc.stderr, proc.stderr
+    assert not (tmp_path / "r" / "runs").exists()

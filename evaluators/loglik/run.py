@@ -128,7 +128,7 @@ def check_data_parallel(opts: LoglikOptions) -> None:
     """Under torchrun with several processes: what cannot be shared out is refused (BadInput) on every rank."""
     if opts.backend == "server":
         raise BadInput("--backend server does not run under torchrun: the server does the work; give it more "
-                       "slots, or run several servers")
+                       "slots, or give --base-url several times (several servers)")
     if opts.device_map:
         raise BadInput("--device-map auto spreads one model over all GPUs in one process; torchrun runs one copy "
                        "per GPU. Use one or the other (README: Scaling out)")

@@ -87,7 +87,7 @@ class HFBackend(Backend):
             kind="hf", source=source, revision=resolved,
             files_sha256=data.files_sha256(self.folder, IDENTITY_PATTERNS),
             n_params=sum(p.numel() for p in self.model.parameters()), dtype=dtype,
-            extra={"device": ",".join(placed) if device_map else str(self.device),
+            extra={"device": ",".join(placed) or str(self.device),
                    "architecture": (self.config.architectures or [None])[0], "folder": str(self.folder)},
         )
         log.debug("loaded %s (%s, %s, %d parameters)", source, self.device, dtype, self.identity.n_params)
