@@ -538,7 +538,7 @@ class Store:
 
         Runs already present (same run_id) are refreshed only if the incoming copy is further
         along (finished beats unfinished); their rows are upserted by key, so merging twice is
-        a no-op.
+        a no-op. From a results directory the runs' artifact folders come too.
         """
         other_path = Path(other)
         if other_path.is_dir():
@@ -556,7 +556,28 @@ class Store:
                 shutil.copy2(wal, copy.path.with_name(copy.path.name + ".wal"))
             with copy.write():
                 pass
-            return self._merge_from(copy.path)
+            counts = self._merge_from(copy.path)
+        counts["artifact_files"] = self._merge_artifacts(other_path.parent / "runs")
+        return counts
+
+    def _merge_artifacts(self, other_runs: Path) -> int:
+        """Copy the run folders (`runs/<run_id>/`) of the runs this store now holds from another results
+        directory: files missing here are copied, none is overwritten, links are copied as links. The site's
+        attempt pages, diffs and screenshots point into these folders."""
+        if not other_runs.is_dir() or other_runs.resolve() == (self.root / "runs").resolve():
+            return 0
+        known = {row[0] for row in self.query("SELECT run_id FROM runs").rows}
+        copied = 0
+        for source in sorted(p for p in other_runs.iterdir() if p.name in known and p.is_dir()
+                             and not p.is_symlink()):
+            for current, dirs, files in os.walk(source):
+                target = self.root / "runs" / Path(current).relative_to(other_runs)
+                target.mkdir(parents=True, exist_ok=True)
+                for name in files + [d for d in dirs if (Path(current) / d).is_symlink()]:
+                    if not os.path.lexists(target / name):
+                        shutil.copy2(Path(current) / name, target / name, follow_symlinks=False)
+                        copied += 1
+        return copied
 
     def _merge_from(self, other_path: Path) -> dict[str, int]:
         counts: dict[str, int] = {}
