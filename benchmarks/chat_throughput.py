@@ -25,12 +25,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def requests_for(n: int, max_tokens: int):
-    from evaluators.chat.datasets import load_task
+    from evaluators.chat import spec as chat
     from evaluators.chat.run import messages_for
     from evaluators.core.backends.base import GenerationRequest
+    from evaluators.core.spec_data import locate
 
-    items = load_task("arc", data=Path(__file__).resolve().parent.parent / "tasks" / "samples" / "chat").items
-    return [GenerationRequest(messages=messages_for(items[i % len(items)], "letter", False), max_tokens=max_tokens,
+    task = chat.load_task("arc")
+    (data,) = locate(task.spec, str(Path(__file__).resolve().parent.parent / "tasks" / "samples" / "chat"))
+    items = chat.read_items(task, data)
+    return [GenerationRequest(messages=messages_for(task, items[i % len(items)], False), max_tokens=max_tokens,
                               extra={"ignore_eos": True}) for i in range(n)]
 
 
@@ -46,7 +49,8 @@ def timed(backend, reqs) -> tuple[float, int]:
 
 def measure(base_url: str, args: argparse.Namespace) -> dict:
     """Alternate the two ways `--rounds` times (a busy machine hits both alike); report medians."""
-    from evaluators.core.backends.server import ServerBackend, discover
+    from evaluators.core.backends.discovery import discover
+    from evaluators.core.backends.server import ServerBackend
 
     info = discover(base_url)
     reqs = requests_for(args.items, args.max_tokens)

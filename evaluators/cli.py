@@ -21,6 +21,7 @@ from evaluators.core.errors import EXIT_FAILURE, BananaError
 COMMAND_MODULES: tuple[str, ...] = (
     "evaluators.store_cli",
     "evaluators.models_cli",
+    "evaluators.benchmarks_cli",
     "evaluators.loglik.cli",
     "evaluators.agent.cli",
     "evaluators.chat.cli",

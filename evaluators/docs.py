@@ -44,7 +44,8 @@ def cli_reference() -> str:
 
 
 def schema_reference() -> str:
-    from evaluators.core.store import MIGRATIONS, Store
+    from evaluators.core.schema import MIGRATIONS
+    from evaluators.core.store import Store
 
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(tmp)

@@ -9,6 +9,7 @@ import sys
 
 from evaluators.core import cliargs
 from evaluators.core.export import FORMATS, export_store
+from evaluators.core.merge import merge_store
 from evaluators.core.store import Store
 
 
@@ -95,7 +96,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_merge(args) -> int:
-    counts = Store(args.results).merge(args.other)
+    counts = merge_store(Store(args.results), args.other)
     print("merged: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0
 

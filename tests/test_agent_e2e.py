@@ -107,3 +107,11 @@ def test_pass_fail_and_manual_frontend(tmp_path: Path):
     assert again["tokens_output"] == metrics["tokens_output"]
     summary = json.loads((results / digits["extra"]["artifacts"] / "attempt.json").read_text())
     assert summary["status"] == "failed"
+
+    # the same command again: every attempt already finished with this configuration, nothing runs
+    with scripted_mock() as mock:
+        again = run_cli("agent", "run", "--name", "coder", "--base-url", mock.base_url, "--results", str(results),
+                        "--tasks-dir", str(FIXTURES), "--timeout-s", "120", "--idle-s", "60")
+        asked = mock.generation_requests()
+    assert again.returncode == 0 and f"already done in run {run['run_id']}" in again.stderr, again.stderr
+    assert asked == [] and [r["run_id"] for r in store.runs(benchmark="banana-benchmark")] == [run["run_id"]]

@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 from evaluators.agent import datasets, replay
+from evaluators.core.contract import RunKey
 from evaluators.core.errors import BadInput
-from evaluators.core.runs import REFERENCE_RUN
 from evaluators.core.store import Store
 from tests.conftest import run_cli
 from tests.helpers.agent import FIXTURES, needs_pi, needs_podman
@@ -23,7 +23,7 @@ def test_reference_run_applies_solutions_and_is_never_shown_as_a_models_work(tmp
     assert proc.returncode == 0, proc.stderr
     store = Store(results)
     (run,) = store.runs()
-    assert run["model_name"] == replay.NAME and run["extra"][REFERENCE_RUN] == replay.NOTE
+    assert run["model_name"] == replay.NAME and run["extra"][RunKey.REFERENCE_RUN] == replay.NOTE
     rows = {a["item_id"]: a for a in store.attempts(run["run_id"])}
     assert rows["smoke/hello"]["status"] == "passed"  # the hidden check passes on the replayed solution
     counter = rows["frontend/counter"]

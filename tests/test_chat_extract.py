@@ -6,8 +6,15 @@ import json
 
 import pytest
 
-from evaluators.chat.datasets import canonical_number
-from evaluators.chat.extract import extract_letter, extract_number, verdict
+from evaluators.chat.extract import (
+    canonical_number,
+    extract_letter,
+    extract_number,
+    extract_pattern,
+    extract_text,
+    grade,
+    verdict,
+)
 from tests.conftest import run_cli
 
 LETTER_CASES = [
@@ -137,6 +144,34 @@ def test_verdict(kind, answer, gold, expected):
     assert verdict(kind, answer, gold) == expected
 
 
+@pytest.mark.parametrize("response,expected", [
+    ("The capital is Paris.\nThe answer is **Paris**.", "Paris"),
+    ("Answer: \"New  York\"", "\"New  York\""[1:-1]),
+    ("I think it is\nLyon\n\n", "Lyon"),
+    ("Final answer: $\\boxed{42 km}$", "42 km"),
+    ("<think>the answer is Rome</think>Madrid", "Madrid"),
+    ("", None),
+    ("<think>only thinking</think>", None),
+])
+def test_extract_text(response, expected):
+    assert extract_text(response) == expected
+
+
+def test_extract_pattern_takes_the_last_match_and_its_first_group():
+    pattern = r"(\d+(?:\.\d+)?)\s*km"
+    assert extract_pattern("first 12 km, then 15.5 km", pattern) == "15.5"
+    assert extract_pattern("no distance", pattern) is None
+    assert extract_pattern("code: X-17", r"X-\d+") == "X-17"  # no group: the whole match
+
+
+def test_text_answers_compare_without_case_space_quotes_or_final_period():
+    assert verdict("exact", "new  york.", "New York") == "correct"
+    assert verdict("regex", "15.5", "15.50") == "wrong"  # text, not numbers: the spec's pattern decides the form
+    assert verdict("exact", None, "x") == "unanswered"
+    assert grade("exact", "The answer is Paris", "", "paris", "stop") == ("correct", "Paris")
+    assert grade("regex", "It is 7 and then", "", "7", "length", r"(\d+)") == ("truncated", "7")
+
+
 def test_extract_cli_reads_json_lines():
     lines = [{"text": "The answer is C"}, {"text": "<think>A</think>"}, {"text": "Answer: E", "letters": "ABCDE"}]
     proc = run_cli("chat", "extract", "--kind", "letter", input="".join(json.dumps(x) + "\n" for x in lines))
@@ -144,6 +179,9 @@ def test_extract_cli_reads_json_lines():
     assert [json.loads(x) for x in proc.stdout.splitlines()] == [{"answer": "C"}, {"answer": None}, {"answer": "E"}]
     proc = run_cli("chat", "extract", "--kind", "number", input='{"text": "#### 1,000"}\n\n{"text": "nothing"}\n')
     assert [json.loads(x) for x in proc.stdout.splitlines()] == [{"answer": "1000"}, {"answer": None}]
+    proc = run_cli("chat", "extract", "--kind", "regex", "--pattern", r"(\d+) km", input='{"text": "5 km, 9 km"}\n')
+    assert [json.loads(x) for x in proc.stdout.splitlines()] == [{"answer": "9"}]
+    assert run_cli("chat", "extract", "--kind", "regex", input='{"text": "x"}\n').returncode == 2
 
 
 @pytest.mark.parametrize("stdin,needle", [

@@ -9,11 +9,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from evaluators.chat.datasets import SAMPLES_DIR, TASKS
+from evaluators.chat import spec as chat
 from evaluators.core.store import Store
 from tests.conftest import run_cli
 from tests.fakehub import FakeHub
 from tests.mock_openai import MockOpenAI
+from tests.test_chat_benchmarks import SAMPLES_DIR
 
 
 def parquet_of(name: str) -> bytes:
@@ -29,8 +30,8 @@ def hub():
         fake.gsm = fake.add_repo("tinyBenchmarks/tinyGSM8k", {"main/test-00000-of-00001.parquet": parquet_of("gsm8k"),
                                                               "main/train-00000-of-00001.parquet": b"unused",
                                                               "README.md": b"# tiny\n"}, repo_type="dataset")
-        arc = TASKS["arc"]
-        fake.add_repo(arc.repo, {arc.hub_file: parquet_of("arc")}, repo_type="dataset")
+        arc = chat.load_task("arc").spec.data
+        fake.add_repo(arc.repo, {arc.file: parquet_of("arc")}, repo_type="dataset")
         fake.tag(arc.repo, arc.revision, repo_type="dataset")  # the pinned revision exists, with other bytes
         yield fake
 
@@ -45,7 +46,7 @@ def test_download_at_the_pinned_revision_is_recorded(hub, tmp_path):
     source = run["extra"]["data_source"]
     assert source["kind"] == "hub" and source["repo"] == "tinyBenchmarks/tinyGSM8k" and source["revision"] == hub.gsm
     assert source["file"] == "main/test-00000-of-00001.parquet" and len(source["sha256"]) == 64
-    assert run["benchmark_version"] == f"tinyBenchmarks/tinyGSM8k@{hub.gsm}"
+    assert run["benchmark_version"] == "1"
     assert run["official"] and run["n_items"] == 10
 
 

@@ -21,13 +21,15 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.chat.datasets import SAMPLES_DIR
 from evaluators.chat.shim import Shim
 from evaluators.core.backends.base import GenerationRequest
-from evaluators.core.backends.server import ServerBackend, discover
+from evaluators.core.backends.discovery import discover
+from evaluators.core.backends.server import ServerBackend
 from evaluators.core.llamacpp import LlamaServer
 from evaluators.core.store import Store
 from tests.conftest import REPO, cli_env, run_cli
+
+SAMPLES_DIR = REPO / "tasks" / "samples" / "chat"
 
 pytestmark = pytest.mark.slow
 

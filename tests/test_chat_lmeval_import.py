@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.chat.datasets import SAMPLES_DIR
 from evaluators.core.store import Store
-from tests.conftest import run_cli
+from tests.conftest import REPO, run_cli
 from tests.mock_openai import MockOpenAI
+
+SAMPLES_DIR = REPO / "tasks" / "samples" / "chat"
 
 TS = "2026-05-01T10-00-00.000000"
 

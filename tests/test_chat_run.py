@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.chat.datasets import SAMPLES_DIR, load_task
 from evaluators.core.stats import mcnemar_exact
 from evaluators.core.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply, Rule
+from tests.test_chat_benchmarks import SAMPLES_DIR, items
 
 FAST = ["--retries", "2", "--retry-wait", "0.01"]
 BATCHED = {"BANANABENCH_FLUSH_S": "1"}  # the CLI's default batching: one store write per second, not per row
@@ -245,20 +245,22 @@ def test_unreachable_server_and_bad_input_write_nothing(tmp_path, capsys):
     assert not (results / "bananabench.duckdb").exists() or not Store(results).runs()
     bad = tmp_path / "data"
     bad.mkdir()
-    (bad / "arc.jsonl").write_text('{"id": "x", "question": "q", "choices": {"text": ["a"], "label": ["A"]}}\n')
+    (bad / "arc.jsonl").write_text('{"id": "x", "question": "q", "choices": {"text": ["a"], "label": ["A"]}, '
+                                   '"answerKey": "A"}\n')
     proc = run_cli("chat", "run", "--task", "arc", "--base-url", url, "--data", str(bad), "--results", str(results))
     assert proc.returncode == 2 and "arc.jsonl:1: choices" in proc.stderr
-    cases = [(["--task", "hellaswag", "--base-url", url], "unknown task"),
+    by_argparse = ("arc=0", "[1]")  # argparse rejects these itself
+    cases = [(["--task", "hellaswag", "--base-url", url], "unknown benchmark 'hellaswag'"),
              (["--task", "arc", "--base-url", url, "--max-tokens", "arc=0"], "positive integer"),
-             (["--task", "arc", "--base-url", url, "--max-tokens", "hellaswag=5"], "unknown task"),
+             (["--task", "arc", "--base-url", url, "--max-tokens", "hellaswag=5"], "'hellaswag' is not one of the tasks"),
              (["--task", "arc", "--base-url", url, "--extra-body", "[1]"], "JSON object"),
              (["--task", "arc", "--base-url", "ftp://x"], "http(s)")]
     for args, needle in cases:
-        with pytest.raises(SystemExit) if "--max-tokens" in args or "--extra-body" in args else _nothing():
+        with pytest.raises(SystemExit) if set(args) & set(by_argparse) else _nothing():
             code, _, err = cli_inprocess(capsys, "chat", "run", *args, "--data", str(SAMPLES_DIR),
                                          "--results", str(results))
             assert code == 2 and needle in err, (args, err)
-        if "--max-tokens" in args or "--extra-body" in args:  # argparse rejects these itself
+        if set(args) & set(by_argparse):
             assert needle in capsys.readouterr().err
     assert not (results / "bananabench.duckdb").exists() or not Store(results).runs()
 
@@ -344,7 +346,7 @@ def test_compare_two_models(tmp_path, capsys):
     results = tmp_path / "results"
     with MockOpenAI(default="The answer is A") as mock:  # file-a answers A everywhere
         assert chat_run(mock.base_url, results, name="file-a").returncode == 0
-    golds = {i.question[:20]: i.gold for i in load_task("arc", data=SAMPLES_DIR).items}
+    golds = {i.question[:20]: i.gold for i in items("arc")}
     rules = [Rule(match=q, reply=Reply(content=f"The answer is {g}")) for q, g in list(golds.items())[:8]]
     rules.append(Rule(match="photosynthesis", reply=Reply(content="", reasoning="...", finish_reason="length")))
     with MockOpenAI(rules=rules, default="The answer is B") as mock:  # file-b gets the first 8 right

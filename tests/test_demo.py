@@ -6,8 +6,8 @@ import re
 
 import pytest
 
+from evaluators.core.contract import RunKey
 from evaluators.core.realmodel import NAME as REAL
-from evaluators.core.runs import REFERENCE_RUN
 from evaluators.core.store import Store
 from tests.conftest import REPO, run_cli
 
@@ -34,7 +34,7 @@ def test_demo_runs_a_real_model_through_every_evaluator_and_publishes_every_kind
     assert any(a["prediction"] is not None for a in chat)  # real extraction of real answers
     assert {row["evaluator"] for row in store.runs(model="tiny-llama")} == {"loglik", "agent"}
     reference = store.runs(model="reference-solution")
-    assert len(reference) == 1 and reference[0]["extra"][REFERENCE_RUN]
+    assert len(reference) == 1 and reference[0]["extra"][RunKey.REFERENCE_RUN]
 
     # Every kind of page: leaderboard, benchmarks, models, runs, gallery with screenshots, a diff page.
     assert REAL in (site / "index.html").read_text()

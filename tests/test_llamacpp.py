@@ -67,7 +67,7 @@ def test_gguf_logits_match_transformers(tiny_model, hf):
             with torch.no_grad():
                 ref = torch.log_softmax(model(torch.tensor([ids])).logits[0].double(), dim=-1)
             for n in range(1, len(ids) + 1):
-                out = srv.post_json("/completion", {
+                out = srv.client.post("/completion", {
                     "prompt": ids[:n], "n_predict": 1, "n_probs": vocab, "temperature": 0,
                     "cache_prompt": True, "logit_bias": [[i, False] for i in partial],
                 })
@@ -88,12 +88,12 @@ def test_gguf_tokenizes_like_transformers(tiny_model, hf):
     with LlamaServer(tiny_model["gguf"], n_ctx=512, threads=1) as srv:
         for text in texts:
             for special in (False, True):
-                got = srv.post_json("/tokenize", {"content": text, "add_special": special})["tokens"]
+                got = srv.client.post("/tokenize", {"content": text, "add_special": special})["tokens"]
                 assert got == tok(text, add_special_tokens=special).input_ids, (text, special)
         chat = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
-        rendered = srv.post_json("/apply-template", {"messages": chat})["prompt"]
+        rendered = srv.client.post("/apply-template", {"messages": chat})["prompt"]
         assert tok.bos_token + rendered == tok.apply_chat_template(chat, tokenize=False, add_generation_prompt=True)
-        models = srv.get_json("/v1/models")
+        models = srv.client.get("/v1/models")
         assert models["data"][0]["id"] == "model.gguf"
 
 
@@ -101,8 +101,8 @@ def test_server_stops_after_the_block_even_on_error(tiny_model):
     with pytest.raises(RuntimeError, match="test failure"):
         with LlamaServer(tiny_model["gguf"], n_ctx=256, alias="tiny", parallel=2, threads=1) as srv:
             pid, url = srv.pid, srv.base_url
-            assert srv.get_json("/v1/models")["data"][0]["id"] == "tiny"
-            assert srv.get_json("/props")["total_slots"] == 2
+            assert srv.client.get("/v1/models")["data"][0]["id"] == "tiny"
+            assert srv.client.get("/props")["total_slots"] == 2
             raise RuntimeError("test failure")
     assert _wait_gone(pid, timeout=1)
     assert not srv.running
@@ -142,7 +142,7 @@ def test_bad_inputs_are_refused_clearly(tiny_model, tmp_path):
 
 def test_extra_args_reach_llama_cpp(tiny_model):
     with LlamaServer(tiny_model["gguf"], n_ctx=256, threads=1, extra_args=["sampling.top_k=7", "n_batch=64"]) as srv:
-        assert srv.get_json("/props")["default_generation_settings"]["params"]["top_k"] == 7
+        assert srv.client.get("/props")["default_generation_settings"]["params"]["top_k"] == 7
 
 
 def test_models_serve_cli_until_sigterm(tiny_model):

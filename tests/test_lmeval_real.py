@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from evaluators.core.store import Store
-from evaluators.loglik import datasets as ds
+from evaluators.loglik.spec import Item, load_items
 from tests.conftest import REPO, cli_env, run_cli
 
 SAMPLES = REPO / "tasks" / "samples" / "base-evals"
@@ -46,8 +46,8 @@ def lm_eval(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           text=True, timeout=900)
 
 
-def task_folder(tmp_path: Path) -> tuple[Path, list[ds.ChoiceItem]]:
-    items = [item for split in ds.load_base_evals(SAMPLES, SPLITS) for item in split.items]
+def task_folder(tmp_path: Path) -> tuple[Path, list[Item]]:
+    items = load_items("base-evals", str(SAMPLES), SPLITS)
     data = tmp_path / "task" / "data.jsonl"
     data.parent.mkdir(parents=True)
     data.write_text("".join(json.dumps({"id": i.id, "context": i.context, "choices": list(i.choices),
@@ -114,15 +114,15 @@ def test_lm_eval_hflm_scores_what_our_hf_backend_scores(tiny_model):
 
     from evaluators.core.backends.base import LoglikRequest
     from evaluators.core.backends.hf import HFBackend
-    from evaluators.loglik.run import prepare_choices
+    from evaluators.loglik.prepare import prepare
 
-    items = [item for split in ds.load_base_evals(SAMPLES) for item in split.items]
+    items = load_items("base-evals", str(SAMPLES))
     lm = HFLM(pretrained=tiny_model["path"], dtype="float32", add_bos_token=False, device="cpu", batch_size=4)
     requests = [Instance("loglikelihood", {}, (item.context, choice), k)
                 for item in items for k, choice in enumerate(item.choices)]
     theirs = [ll for ll, _greedy in lm.loglikelihood(requests, disable_tqdm=True)]
     with HFBackend(tiny_model["path"], device="cpu", dtype="float32", threads=1) as hf:
-        prepared = prepare_choices(hf, items, add_bos=False)
+        prepared = prepare(hf, items, "joint", add_bos=False)
         reqs = [LoglikRequest(p.context, c) for p in prepared for c in p.continuations]
         assert all(p.reject is None for p in prepared) and len(reqs) == len(theirs)
         ours = dict(hf.loglikelihood(reqs))

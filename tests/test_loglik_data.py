@@ -1,4 +1,5 @@
-"""Base Bench / base-evals validation and the offline base-evals build (no model needed)."""
+"""Base Bench / base-evals data validation through their specs, and the offline base-evals build (no model
+needed)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from evaluators.core.errors import BadInput
-from evaluators.loglik import build
-from evaluators.loglik import datasets as ds
+from evaluators.core.runs import sha256_file
+from evaluators.core.spec_data import DataFile, locate
+from evaluators.loglik import basebench, build
+from evaluators.loglik.run import parse_bench
+from evaluators.loglik.spec import Items, load_benchmark, official_reasons, read_items
 from tests.conftest import REPO, run_cli
 
 SAMPLES = REPO / "tasks" / "samples"
@@ -23,15 +27,18 @@ CATS = [("language_completion", 1.0, (750, 850, 1000)), ("commonsense", 1.1, (80
         ("code_completion", 1.4, (950, 1050, 1200))]
 
 
+DIFFICULTIES = tuple(basebench.DIFFICULTY_WEIGHTS)
+
+
 def official_shaped() -> list[dict]:
     """350 records with the official counts (7×50, 117/117/116, 88/88/87/87)."""
     records = []
     for i in range(350):
         name, weight, elos = CATS[i // 50]
         k = i % 3
-        diff = ds.DIFFICULTIES[k]
+        diff = DIFFICULTIES[k]
         records.append({"id": f"{name}-{i % 50 + 1:03d}", "version": "1.1", "category": name, "difficulty": diff,
-                        "category_weight": weight, "difficulty_weight": ds.DIFFICULTY_WEIGHTS[diff],
+                        "category_weight": weight, "difficulty_weight": basebench.DIFFICULTY_WEIGHTS[diff],
                         "item_elo": elos[k], "context": f"Context number {i} ends here",
                         "continuations": [" one.", " two.", " three.", " four."], "label": i % 4,
                         "score_mode": "mean_logprob", "tags": ["t"]})
@@ -44,27 +51,34 @@ def write(path: Path, records: list) -> Path:
     return path
 
 
+def load(name: str, path: Path, splits: list[str] | None = None) -> list[tuple[DataFile, Items, list[str]]]:
+    """Each data file of the benchmark at `path`, its items, and why a run over it would not be official."""
+    bench = load_benchmark(name)
+    out = []
+    for data in locate(bench.spec, str(path), splits=splits):
+        items = read_items(bench, data)
+        out.append((data, items, official_reasons(bench, items.items, data)))
+    return out
+
+
 def error_of(path: Path) -> str:
     with pytest.raises(BadInput) as info:
-        ds.load_base_bench(path)
+        load("base-bench", path)
     return str(info.value)
 
 
 def test_sample_data_is_valid_and_marked_non_official():
-    data = ds.load_base_bench(SAMPLES / "base-bench")
-    assert len({i.category for i in data.items}) == 7
-    reasons = data.official_reasons()
+    [(_data, items, reasons)] = load("base-bench", SAMPLES / "base-bench")
+    assert len({i.category for i in items.items}) == 7
     assert any("SHA-256" in r for r in reasons) and any("examples instead of 350" in r for r in reasons)
 
 
 def test_official_shaped_data_only_misses_the_checksum(tmp_path):
-    data = ds.load_base_bench(write(tmp_path / "data" / "test.jsonl", official_shaped()))
+    [(data, items, reasons)] = load("base-bench", write(tmp_path / "data" / "test.jsonl", official_shaped()).parent.parent)
     assert data.path.name == "test.jsonl"
-    reasons = data.official_reasons()
     assert len(reasons) == 1 and "not the official" in reasons[0]
-    assert data.official_reasons(limit=8)[-1] == "--limit 8"
-    assert data.category_rows["commonsense"] == ["Commonsense", "World Knowledge"]
-    assert data.category_rows["quantitative"] == ["Quantitative"]
+    assert items.category_rows["commonsense"] == ["Commonsense", "World Knowledge"]
+    assert items.category_rows["quantitative"] == ["Quantitative"]
 
 
 @pytest.mark.parametrize(("mutate", "expected"), [
@@ -130,7 +144,7 @@ def test_cli_validate_bad_data_exits_2_and_run_creates_nothing(tmp_path):
     records = official_shaped()
     records[9]["label"] = 7
     bad = write(tmp_path / "bad" / "data" / "test.jsonl", records)
-    proc = run_cli("loglik", "validate", "--bench", "base-bench", "--data", str(bad.parent.parent))
+    proc = run_cli("benchmarks", "validate", "base-bench", "--data", str(bad.parent.parent))
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1].endswith("test.jsonl:10: label: must be 0 to 3, not 7")
     results = tmp_path / "results"
@@ -142,39 +156,47 @@ def test_cli_validate_bad_data_exits_2_and_run_creates_nothing(tmp_path):
 
 
 def test_cli_validate_reports_official_status():
-    proc = run_cli("loglik", "validate", "--bench", "base-bench", "--data", str(SAMPLES / "base-bench"))
+    proc = run_cli("benchmarks", "validate", "base-bench", "--data", str(SAMPLES / "base-bench"))
     assert proc.returncode == 0, proc.stderr
-    assert "21 valid records, 7 categories" in proc.stdout and "non-official:" in proc.stdout
+    assert "21 item(s) selected" in proc.stdout and "non-official:" in proc.stdout
 
 
-def test_parse_bench():
-    assert ds.parse_bench("base-bench") == ("base-bench", None)
-    assert ds.parse_bench("base-evals") == ("base-evals", None)
-    assert ds.parse_bench("base-evals:tiny_hellaswag,tiny_pythonio,tiny_hellaswag") == (
+def test_parse_bench(tmp_path):
+    assert parse_bench("base-bench") == ("base-bench", None)
+    assert parse_bench("base-evals") == ("base-evals", None)
+    assert parse_bench("base-evals:tiny_hellaswag,tiny_pythonio,tiny_hellaswag") == (
         "base-evals", ["tiny_hellaswag", "tiny_pythonio"])
-    for bad in ("mmlu", "base-bench:x", "base-evals:,"):
-        with pytest.raises(BadInput):
-            ds.parse_bench(bad)
+    assert parse_bench("./my-bench.toml") == ("./my-bench.toml", None)
+    assert parse_bench("specs/my-bench.toml:a,b") == ("specs/my-bench.toml", ["a", "b"])
+    with pytest.raises(BadInput, match="empty split list"):
+        parse_bench("base-evals:,")
+    with pytest.raises(BadInput, match="unknown benchmark 'mmlu_base'"):
+        load_benchmark("mmlu_base")
+    with pytest.raises(BadInput, match="is a chat benchmark, not a loglik one"):
+        load_benchmark("mmlu")
+    with pytest.raises(BadInput, match="base-bench has no splits"):
+        locate(load_benchmark("base-bench").spec, str(SAMPLES / "base-bench"), splits=["x"])
 
 
 # -- base-evals folders and manifests -------------------------------------------------------------------
 
 def test_sample_base_evals_verify_against_manifest():
-    splits = ds.load_base_evals(SAMPLES / "base-evals")
-    assert [s.name for s in splits] == list(ds.BASE_EVALS_SPLITS)
-    assert all(item.choices[0].startswith(" ") for s in splits for item in s.items)
+    splits = load("base-evals", SAMPLES / "base-evals")
+    assert [data.split for data, _, _ in splits] == list(load_benchmark("base-evals").build.sources)
+    assert all(item.choices[0].startswith(" ") for _, items, _ in splits for item in items.items)
 
 
 def _pinned_split(folder: Path, name: str, rows: int, revision: str | None = None) -> Path:
     """A base-evals folder with one split named `name`, `rows` rows, its manifest naming the pinned source."""
-    repo, pinned, source_split = ds.BASE_EVALS_SOURCES[name]
+    source = load_benchmark("base-evals").build.sources[name]
+    repo, pinned, source_split = source.repo, source.revision, source.source_split
     records = [{"id": f"{name}-{i:05d}", "context": f"Question {i}:", "choices": [" a", " b", " c", " d"],
                 "label": i % 4} for i in range(rows)]
     path = folder / "data" / f"{name}-00000-of-00001.parquet"
     path.parent.mkdir(parents=True)
     pq.write_table(pa.Table.from_pylist(records), path)
-    manifest = {"format": ds.MANIFEST_FORMAT, "splits": {name: {
-        "path": path.relative_to(folder).as_posix(), "sha256": build.sha256_file(path), "rows": rows,
+    manifest = {"format": "bananabench.base-evals.manifest/1", "splits": {name: {
+        "path": path.relative_to(folder).as_posix(), "sha256": sha256_file(path), "rows": rows,
         "source": {"repo": repo, "revision": revision or pinned, "split": source_split}}}}
     (folder / "manifest.json").write_text(json.dumps(manifest))
     return folder
@@ -183,23 +205,22 @@ def _pinned_split(folder: Path, name: str, rows: int, revision: str | None = Non
 def test_base_evals_official_needs_the_pinned_source_and_the_full_split(tmp_path):
     """Official is what the base-evals source defines (pinned revisions, 500-row splits), not any manifest
     that agrees with its own files."""
-    for split in ds.load_base_evals(SAMPLES / "base-evals"):
-        assert split.official_reasons() == [f"{len(split.items)} rows, not the {ds.OFFICIAL_SPLIT_ROWS} of the "
-                                            f"official {split.name} split"]
-    full = ds.load_base_evals(_pinned_split(tmp_path / "full", "tiny_hellaswag", 500))[0]
-    assert full.official_reasons() == [] and full.official_reasons(limit=10) == ["--limit 10"]
-    moved = ds.load_base_evals(_pinned_split(tmp_path / "moved", "tiny_hellaswag", 500, revision="main"))[0]
-    assert moved.official_reasons() == ["source Rowan/hellaswag@main, not the pinned "
-                                        "Rowan/hellaswag@218ec52e09a7e7462a5400043bb9a69a41d06b76"]
+    for data, items, reasons in load("base-evals", SAMPLES / "base-evals"):
+        assert reasons == [f"{len(items.items)} rows, not the 500 of the official {data.split} split"]
+    [(_, _, reasons)] = load("base-evals", _pinned_split(tmp_path / "full", "tiny_hellaswag", 500))
+    assert reasons == []
+    [(_, _, reasons)] = load("base-evals", _pinned_split(tmp_path / "moved", "tiny_hellaswag", 500, revision="main"))
+    assert reasons == ["source Rowan/hellaswag@main, not the pinned "
+                       "Rowan/hellaswag@218ec52e09a7e7462a5400043bb9a69a41d06b76"]
     folder = tmp_path / "custom"
     _pinned_split(folder, "tiny_logicmark", 500)
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["splits"] = {"tiny_custom": {k: v for k, v in manifest["splits"]["tiny_logicmark"].items()
                                           if k != "source"}}
     (folder / "manifest.json").write_text(json.dumps(manifest))
-    custom = ds.load_base_evals(folder)[0]
-    assert custom.official_reasons() == ["tiny_custom is not one of the seven base-evals splits"]
-    proc = run_cli("loglik", "validate", "--bench", "base-evals", "--data", str(SAMPLES / "base-evals"))
+    [(_, _, reasons)] = load("base-evals", folder)
+    assert reasons == ["tiny_custom is not one of the 7 base-evals splits"]
+    proc = run_cli("benchmarks", "validate", "base-evals", "--data", str(SAMPLES / "base-evals"))
     assert proc.returncode == 0 and "non-official: 5 rows, not the 500 of the official tiny_arithmark_2_0" in proc.stdout
 
 
@@ -210,24 +231,27 @@ def test_manifest_mismatches_are_bad_input(tmp_path):
     manifest["splits"]["tiny_hellaswag"]["rows"] = 4
     (folder / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(BadInput, match=r"manifest.json: splits.tiny_hellaswag.rows: .* has 3 rows, the manifest says 4"):
-        ds.load_base_evals(folder, ["tiny_hellaswag"])
+        load("base-evals", folder, ["tiny_hellaswag"])
     with pytest.raises(BadInput, match="no split 'tiny_mmlu'"):
-        ds.load_base_evals(folder, ["tiny_mmlu"])
+        load("base-evals", folder, ["tiny_mmlu"])
     table = pq.read_table(folder / manifest["splits"]["tiny_pythonio"]["path"]).to_pylist()
     table[1]["label"] = 9
     pq.write_table(pa.Table.from_pylist(table), folder / manifest["splits"]["tiny_pythonio"]["path"])
     with pytest.raises(BadInput, match="splits.tiny_pythonio.sha256: .* the manifest says"):
-        ds.load_base_evals(folder, ["tiny_pythonio"])
-    manifest["splits"]["tiny_pythonio"]["sha256"] = ds.sha256_file(folder / manifest["splits"]["tiny_pythonio"]["path"])
+        load("base-evals", folder, ["tiny_pythonio"])
+    manifest["splits"]["tiny_pythonio"]["sha256"] = sha256_file(folder / manifest["splits"]["tiny_pythonio"]["path"])
     (folder / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(BadInput, match=r"tiny_pythonio-00000-of-00001.parquet:2: label: must be an integer from 0 to 3"):
-        ds.load_base_evals(folder, ["tiny_pythonio"])
+    with pytest.raises(BadInput, match=r"tiny_pythonio-00000-of-00001.parquet:2: answer: must be 0 to 3, not 9"):
+        load("base-evals", folder, ["tiny_pythonio"])
     (folder / "manifest.json").unlink()
-    proc = run_cli("loglik", "validate", "--bench", "base-evals", "--data", str(folder))
+    proc = run_cli("benchmarks", "validate", "base-evals", "--data", str(folder))
     assert proc.returncode == 2 and "no manifest.json" in proc.stderr
 
 
 # -- the offline build ------------------------------------------------------------------------------------
+
+BASE_EVALS = load_benchmark("base-evals")
+
 
 def big_arithmark(root: Path, n: int = 640) -> list[dict]:
     rng = random.Random(7)
@@ -247,7 +271,7 @@ def big_arithmark(root: Path, n: int = 640) -> list[dict]:
 
 def test_build_samples_500_with_random_42_and_keeps_answers(tmp_path):
     rows = big_arithmark(tmp_path / "src")
-    manifest = build.build_base_evals(tmp_path / "src", tmp_path / "out", splits=["tiny_arithmark_2_0"])
+    manifest = build.build(BASE_EVALS, tmp_path / "src", tmp_path / "out", splits=["tiny_arithmark_2_0"])
     entry = manifest["splits"]["tiny_arithmark_2_0"]
     pool = [i for i, r in enumerate(rows) if len(r["options"]) >= 4]
     rng = random.Random(42)
@@ -266,13 +290,13 @@ def test_build_samples_500_with_random_42_and_keeps_answers(tmp_path):
             assert kept == sorted(kept) and src["answer_index"] in kept
         else:
             assert kept is None
-    assert ds.load_base_evals(tmp_path / "out")[0].sha256 == entry["sha256"]
+    assert load("base-evals", tmp_path / "out")[0][0].sha256 == entry["sha256"]
 
 
 def test_build_is_deterministic_and_applies_source_rules(tmp_path):
     src = SAMPLES / "base-evals-sources"
-    first = build.build_base_evals(src, tmp_path / "a")
-    second = build.build_base_evals(src, tmp_path / "b")
+    first = build.build(BASE_EVALS, src, tmp_path / "a")
+    second = build.build(BASE_EVALS, src, tmp_path / "b")
     assert {k: v["sha256"] for k, v in first["splits"].items()} == {k: v["sha256"] for k, v in second["splits"].items()}
     # The committed sample splits are exactly what the build produces.
     committed = json.loads((SAMPLES / "base-evals" / "manifest.json").read_text())
@@ -280,7 +304,7 @@ def test_build_is_deterministic_and_applies_source_rules(tmp_path):
         k: v["sha256"] for k, v in first["splits"].items()}
     a3 = first["splits"]["tiny_arithmark_3_0"]["source"]
     assert a3["excluded"]["rule"] == 1 and 2 not in a3["indices"]  # time_session without a duration
-    splits = {s.name: s for s in ds.load_base_evals(tmp_path / "a")}
+    splits = {data.split: items for data, items, _ in load("base-evals", tmp_path / "a")}
     assert all("EXTRA" not in i.context for i in splits["tiny_openbookqa"].items)  # the main config
     assert splits["tiny_truthfulqa"].items[0].context.startswith("Q: ") and splits["tiny_truthfulqa"].items[0].context.endswith("\nA:")
     py = splits["tiny_pythonio"].items
@@ -289,10 +313,10 @@ def test_build_is_deterministic_and_applies_source_rules(tmp_path):
     hs = splits["tiny_hellaswag"].items[0]
     assert hs.context == "Baking cookies: A woman pours flour into a bowl. She"
     assert (tmp_path / "a" / "sources" / "Rowan" / "hellaswag" / "README.md").is_file()
-    for split in splits.values():
+    for name, split in splits.items():
         assert all(not i.context[-1].isspace() for i in split.items)
         assert all(c.startswith(" ") and not c.startswith("  ") for i in split.items for c in i.choices
-                   if split.name != "tiny_pythonio")
+                   if name != "tiny_pythonio")
 
 
 def test_build_reads_sources_inside_a_path_that_contains_a_cache_folder(tmp_path):
@@ -301,7 +325,7 @@ def test_build_reads_sources_inside_a_path_that_contains_a_cache_folder(tmp_path
     shutil.copytree(SAMPLES / "base-evals-sources", sources)
     (sources / "Rowan" / "hellaswag" / ".cache").mkdir()
     (sources / "Rowan" / "hellaswag" / ".cache" / "validation-stale.jsonl").write_text('{"not": "a row"}\n')
-    built = build.build_base_evals(sources, tmp_path / "out")
+    built = build.build(BASE_EVALS, sources, tmp_path / "out")
     committed = json.loads((SAMPLES / "base-evals" / "manifest.json").read_text())
     assert {k: v["sha256"] for k, v in built["splits"].items()} == {
         k: v["sha256"] for k, v in committed["splits"].items()}

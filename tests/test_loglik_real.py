@@ -19,8 +19,8 @@ import pytest
 
 from evaluators.core.backends.base import LoglikRequest
 from evaluators.core.backends.gguf import GGUFBackend
-from evaluators.loglik import datasets as ds
-from evaluators.loglik.run import prepare_base_bench, prepare_choices
+from evaluators.loglik.prepare import prepare
+from evaluators.loglik.spec import load_items
 from tests.conftest import REPO, run_cli
 
 pytestmark = pytest.mark.real
@@ -30,9 +30,8 @@ SPLITS = ["tiny_hellaswag", "tiny_pythonio", "tiny_truthfulqa"]
 
 def sample_requests(backend) -> tuple[list[LoglikRequest], list[int]]:
     """Base Bench-format and base-evals sample items as requests, and how many choices each item has."""
-    prepared = prepare_base_bench(backend, ds.load_base_bench(SAMPLES / "base-bench").items, add_bos=False)
-    for split in ds.load_base_evals(SAMPLES / "base-evals", SPLITS):
-        prepared += prepare_choices(backend, split.items, add_bos=False)
+    prepared = prepare(backend, load_items("base-bench", str(SAMPLES / "base-bench")), "separate", add_bos=False)
+    prepared += prepare(backend, load_items("base-evals", str(SAMPLES / "base-evals"), SPLITS), "joint", add_bos=False)
     prepared = [p for p in prepared if p.reject is None]
     return [LoglikRequest(p.context, c) for p in prepared for c in p.continuations], \
         [len(p.continuations) for p in prepared]

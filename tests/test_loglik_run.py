@@ -195,7 +195,7 @@ def test_base_evals_rejects_ambiguous_and_overlength(tiny_model, tmp_path, hf):
     rep = load_report(out / "tiny_custom")
     split = rep["splits"]["tiny_custom"]
     assert (split["n"], split["rejected"]) == (2, 2) and rep["official"] is False
-    assert rep["official_reasons"] == ["tiny_custom is not one of the seven base-evals splits"]
+    assert rep["official_reasons"] == ["tiny_custom is not one of the 7 base-evals splits"]
     reasons = {r["id"]: r["reason"] for r in rep["rejected"]}
     assert "ambiguous token boundary" in reasons["glued"] and "longer than the model's context" in reasons["long"]
     scored = [i for i in rep["items"] if i["status"] == "ok"]
@@ -256,7 +256,7 @@ def test_hub_data_gated_base_bench_and_public_base_evals(tiny_model, tmp_path):
         assert set(combined["splits"]) == {"tiny_pythonio", "tiny_openbookqa"} and combined["official"] is False
         split = load_report(tmp_path / "ev" / "tiny_pythonio")
         assert split["official_reasons"] == ["3 rows, not the 500 of the official tiny_pythonio split", "--limit 2",
-                                             "--add-bos (the protocol adds no BOS)"]
+                                             "--add-bos (the benchmark's scoring adds no BOS)"]
         assert split["dataset"]["source"].startswith("someone/base-evals@") and len(split["items"]) == 2
         assert all(line["official"] is False for line in map(
             json.loads, (tmp_path / "ev" / "tiny_pythonio" / "partial_results.jsonl").read_text().splitlines()))

@@ -13,8 +13,9 @@ import pytest
 
 from evaluators.core import stats
 from evaluators.core.errors import BadInput
+from evaluators.core.paired import paired_test
 from evaluators.core.store import Store
-from evaluators.publish.diff import diff_models, diff_pairs, paired_test
+from evaluators.publish.diff import diff_models, diff_pairs
 from evaluators.publish.queries import Queries, safe_relpath
 from evaluators.publish.report import build_report
 from tests.helpers.publish_fixture import GATED_MARKER, XSS_NAME
@@ -99,10 +100,10 @@ def test_ids_only_item_text_redacted_unless_private(q, publish_store):
 
 def test_errors_apart_and_server_fingerprints(q, publish_store):
     _, ids = publish_store
-    summary = q.run_summary(ids["chat"][("alpha-7b", "arc")])
+    (summary,) = q.summaries([q.run(ids["chat"][("alpha-7b", "arc")])])
     assert summary.n_errors == 1 and [e.item_id for e in q.errors(summary.run_id)] == ["arc-014"]
     assert summary.servers[0]["fingerprint"] == "fp-llama-1"
-    agent = q.run_summary(ids["agent"]["alpha-7b"])
+    (agent,) = q.summaries([q.run(ids["agent"]["alpha-7b"])])
     assert agent.servers and agent.servers[0]["config"]["props"]["n_ctx"] == 65536
     attempts = q.attempts(agent.run_id)
     frontend = [a for a in attempts if a.item_id == "frontend/kanban-board"]

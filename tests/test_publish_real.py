@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.chat.datasets import SAMPLES_DIR
 from evaluators.core.store import Store
 from evaluators.publish import fmt
 from tests.conftest import REPO, run_cli
 from tests.helpers.site_check import page_problems, site_pages
 from tests.mock_openai import MockOpenAI, Reply, Rule
+
+SAMPLES_DIR = REPO / "tasks" / "samples" / "chat"
 
 pytestmark = pytest.mark.slow
 

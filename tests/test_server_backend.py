@@ -12,21 +12,13 @@ import time
 import pytest
 
 from evaluators.core.backends.base import GenerationRequest
-from evaluators.core.backends.server import (
-    RetryPolicy,
-    ServerBackend,
-    ServerUnavailable,
-    choose_model,
-    ctx_from_args,
-    discover,
-    normalize_base_url,
-    note_server_change,
-    record_server_config,
-    server_history,
-    split_reasoning,
-)
+from evaluators.core.backends.discovery import ServerUnavailable, choose_model, ctx_from_args, discover
+from evaluators.core.backends.server import ServerBackend
+from evaluators.core.backends.server_configs import note_server_change, record_server_config, server_history
 from evaluators.core.errors import BadInput
+from evaluators.core.http import RetryPolicy, normalize_base_url
 from evaluators.core.store import Store
+from evaluators.core.text import split_reasoning
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply, Rule
 
 FAST = RetryPolicy(attempts=3, base_s=0.01, max_s=0.02)
@@ -324,9 +316,8 @@ def _at(run_id: str):
 
 
 def test_api_key_comes_from_the_named_variable_or_the_defaults(monkeypatch):
-    from evaluators.core.backends.server import api_key_from_env
     from evaluators.core.errors import BadInput
-    from evaluators.core.secrets import scrub_text
+    from evaluators.core.secrets import api_key_from_env, scrub_text
 
     for name in ("BANANABENCH_API_KEY", "OPENAI_API_KEY", "MY_KEY"):
         monkeypatch.delenv(name, raising=False)

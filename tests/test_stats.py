@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from evaluators.core import stats
+from evaluators.core.paired import PairedItem, paired_test
 
 
 def test_wilson_interval_known_values():
@@ -29,20 +30,25 @@ def test_mcnemar_exact_matches_binomial_brute_force():
         stats.mcnemar_exact(-1, 2)
 
 
+def _pairs(a, b) -> list[PairedItem]:
+    def outcome(value):
+        return {"n": 1, "score": float(value), "correct": None, "verdicts": {}}
+
+    return [PairedItem(str(i), None, outcome(x), outcome(y)) for i, (x, y) in enumerate(zip(a, b, strict=True))]
+
+
 def test_paired_bootstrap_detects_a_real_difference_and_not_a_null_one():
     rng = np.random.default_rng(1)
     a = rng.random(400) < 0.5
     b = a.copy()
     flip = rng.choice(400, 80, replace=False)
-    b[flip] = True  # B is right on 80 more items
-    res = stats.paired_bootstrap(a, b, seed=3)
-    assert res.delta > 0 and res.ci_low > 0 and res.p_value < 0.01
-    same = stats.paired_bootstrap(a, a, seed=3)
+    b[flip] = True  # B scores on 80 more items
+    res = paired_test("score", _pairs(a, b), seed=3)
+    assert res.method == "paired bootstrap (mean over items)"
+    assert res.delta == pytest.approx((b.sum() - a.sum()) / 400) and res.ci_low > 0 and res.p_value < 0.01
+    same = paired_test("score", _pairs(a, a), seed=3)
     assert same.delta == 0 and same.p_value == 1.0
-    # deterministic for a seed
-    assert stats.paired_bootstrap(a, b, seed=3) == res
-    with pytest.raises(ValueError):
-        stats.paired_bootstrap([1, 2], [1])
+    assert paired_test("score", _pairs(a, b), seed=3) == res  # deterministic for a seed
 
 
 def test_fixed_item_elo_solves_the_score_equation():

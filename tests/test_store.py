@@ -13,7 +13,9 @@ import pytest
 from evaluators.core import store as store_mod
 from evaluators.core.errors import BadInput
 from evaluators.core.export import export_store
-from evaluators.core.store import SCHEMA_VERSION, Store, utcnow
+from evaluators.core.merge import merge_store
+from evaluators.core.schema import SCHEMA_VERSION
+from evaluators.core.store import Store, utcnow
 from tests.conftest import REPO, cli_env
 
 
@@ -129,19 +131,19 @@ def test_merge_brings_runs_without_duplicates(tmp_path):
     make_run(gpu, "gpu-only", model="big")
     gpu.upsert("attempts", [attempt("gpu-only", "x")])
     gpu.replace_scores("gpu-only", [{"scope": "overall", "key": "", "metric": "accuracy", "value": 1.0, "n": 1}])
-    counts = here.merge(tmp_path / "gpu")
+    counts = merge_store(here, tmp_path / "gpu")
     assert counts["runs"] == 2
     assert here.run("shared-run")["status"] == "finished"
     assert len(here.attempts("shared-run")) == 2
     assert here.scores("gpu-only")[0]["value"] == 1.0
-    again = here.merge(tmp_path / "gpu" / "bananabench.duckdb")
+    again = merge_store(here, tmp_path / "gpu" / "bananabench.duckdb")
     assert again["runs"] == 0
     assert here.query("SELECT count(*) FROM attempts").rows == [(3,)]
     assert gpu.query("SELECT count(*) FROM runs").rows == [(2,)]  # source untouched
     with pytest.raises(BadInput):
-        here.merge(tmp_path / "missing")
+        merge_store(here, tmp_path / "missing")
     with pytest.raises(BadInput):
-        here.merge(tmp_path / "here")
+        merge_store(here, tmp_path / "here")
 
 
 def test_export_drops_item_text_of_ids_only_benchmarks(tmp_path):

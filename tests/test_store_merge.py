@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from evaluators.core.store import Store
@@ -19,14 +21,19 @@ def counts(store: Store) -> dict[str, int]:
 def test_two_machines_stores_merge_twice_without_duplicates(tiny_model, tmp_path):
     pytest.importorskip("torch")
     from evaluators import api
+    from evaluators.loglik.options import LoglikOptions
 
     laptop, gpu_box, site_store = tmp_path / "laptop", tmp_path / "gpu-box", tmp_path / "merged"
-    common = {"model": tiny_model["path"], "device": "cpu", "threads": 1}
+
+    def score(bench: str, data: str, name: str, results: Path) -> None:
+        api.run_loglik(LoglikOptions(bench=bench, data=str(SAMPLES / data), name=name, results=str(results),
+                                     model=tiny_model["path"], device="cpu", threads=1))
+
     # Machine A: model-a on Base Bench (the shared benchmark) and the base-evals sample splits.
-    api.run_loglik(bench="base-bench", data=str(SAMPLES / "base-bench"), name="model-a", results=laptop, **common)
-    api.run_loglik(bench="base-evals", data=str(SAMPLES / "base-evals"), name="model-a", results=laptop, **common)
+    score("base-bench", "base-bench", "model-a", laptop)
+    score("base-evals", "base-evals", "model-a", laptop)
     # Machine B: model-b on Base Bench only.
-    api.run_loglik(bench="base-bench", data=str(SAMPLES / "base-bench"), name="model-b", results=gpu_box, **common)
+    score("base-bench", "base-bench", "model-b", gpu_box)
     a, b = Store(laptop), Store(gpu_box)
     before_a, before_b = counts(a), counts(b)
 

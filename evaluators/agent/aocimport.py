@@ -14,14 +14,13 @@ import json
 import os
 import re
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
 from evaluators.core import atomic
 from evaluators.core.errors import BadInput, EvaluationFailure
+from evaluators.core.http import TRANSIENT_ERRORS, HttpClient, HttpError, RetryPolicy, describe_error
 from evaluators.core.secrets import register_secret
 
 AOC_URL = "https://adventofcode.com"
@@ -65,33 +64,37 @@ def read_session(path: Path) -> str:
 class AdventOfCode:
     """Polite, sequential access to the site with the user's session cookie."""
 
-    def __init__(self, cookie: str, base_url: str | None = None, delay_s: float = 1.0, timeout: float = 30) -> None:
+    def __init__(self, cookie: str, base_url: str | None = None, delay_s: float = 1.0, timeout: float = 30,
+                 retry: RetryPolicy | None = None) -> None:
         self.cookie = cookie
         self.base_url = (base_url or os.environ.get(ENV_URL) or AOC_URL).rstrip("/")
+        self.client = HttpClient(self.base_url, headers={"Cookie": f"session={cookie}", "User-Agent": USER_AGENT})
         self.delay_s = delay_s
         self.timeout = timeout
+        self.retry = retry or RetryPolicy(attempts=3, base_s=max(delay_s, 1.0))
         self._last = 0.0
 
-    def get(self, path: str) -> str | None:
-        """The page text, or None for a 404 (a year or day that does not exist)."""
+    def _fetch(self, path: str) -> bytes:
+        """One request, no sooner than `delay_s` after the previous one."""
         wait = self._last + self.delay_s - time.monotonic()
         if wait > 0:
             time.sleep(wait)
         self._last = time.monotonic()
-        request = urllib.request.Request(self.base_url + path, headers={
-            "Cookie": f"session={self.cookie}", "User-Agent": USER_AGENT})
+        return self.client.request("GET", path, timeout=self.timeout, headers={"Accept": "text/html, text/plain"})
+
+    def get(self, path: str) -> str | None:
+        """The page text, or None for a 404 (a year or day that does not exist)."""
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                return response.read().decode("utf-8", errors="replace")
-        except urllib.error.HTTPError as exc:
-            if exc.code == 404:
+            return self.retry.call(lambda: self._fetch(path)).decode("utf-8", errors="replace")
+        except HttpError as exc:
+            if exc.status == 404:
                 return None
-            if exc.code in (400, 401, 403, 500) and "input" in path:
-                raise BadInput(f"adventofcode: {path}: HTTP {exc.code}; the session cookie is probably "
+            if exc.status in (400, 401, 403, 500) and "input" in path:
+                raise BadInput(f"adventofcode: {path}: HTTP {exc.status}; the session cookie is probably "
                                "expired, log in again and update aoc_session.txt") from None
-            raise EvaluationFailure(f"adventofcode: {path}: HTTP {exc.code} {exc.reason}") from None
-        except (urllib.error.URLError, TimeoutError, OSError) as exc:
-            raise EvaluationFailure(f"adventofcode: cannot reach {self.base_url}: {exc}") from None
+            raise EvaluationFailure(f"adventofcode: {path}: HTTP {exc.status} {exc.message}") from None
+        except TRANSIENT_ERRORS as exc:
+            raise EvaluationFailure(f"adventofcode: cannot reach {self.base_url}: {describe_error(exc)}") from None
 
 
 _DAY_LINK = re.compile(r'<a\b[^>]*aria-label="Day (?P<day>\d+)(?P<stars>, (?:one|two) stars?)?"[^>]*>', re.I)

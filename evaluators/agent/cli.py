@@ -10,6 +10,7 @@ import os
 import sys
 
 from evaluators.core import cliargs
+from evaluators.core.contract import Metric, RunStatus
 from evaluators.core.errors import BadInput
 
 EPILOG = ("Tasks live in the project's tasks/agent/<category>/<name>/, whatever the working directory (override "
@@ -21,8 +22,10 @@ def _add_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tasks-dir", metavar="DIR", default=None, help="tasks root (default: the project's tasks/agent)")
     p.add_argument("--only", action="append", default=[], metavar="GLOB", help="task ids to include")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="task ids to leave out")
-    p.add_argument("--category", action="append", default=[], metavar="GLOB", help="categories to include")
-    p.add_argument("--tag", action="append", default=[], metavar="GLOB", help="tags to include (any matches)")
+    p.add_argument("--category", dest="categories", action="append", default=[], metavar="GLOB",
+                   help="categories to include")
+    p.add_argument("--tag", dest="tags", action="append", default=[], metavar="GLOB",
+                   help="tags to include (any matches)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,15 +43,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = verbs.add_parser("run", help="run the agent on the selected tasks for one model",
                          description="Run Pi on the selected tasks against an OpenAI-compatible server "
                                      "(llama-server or a llama.cpp router). The same command resumes an "
-                                     "interrupted run; --rerun starts a new one.", epilog=EPILOG)
+                                     "interrupted run (finished attempts are kept, infrastructure errors retried); "
+                                     "--rerun starts a new one.", epilog=EPILOG)
     cliargs.add_name(p, required=True)
     cliargs.add_results(p)
-    p.add_argument("--base-url", required=True, help="server URL, e.g. http://127.0.0.1:8081")
-    p.add_argument("--model-id", default=None, help="the model to use (default: the only, the loaded, or the one "
-                                                     "matching --name)")
-    p.add_argument("--ctx", type=cliargs.positive_int, default=None,
-                   help="context window in tokens (default: detected from /props, router args or /slots)")
+    cliargs.add_server(p, concurrency=False, note="; the host proxy adds the API key, the sandbox never sees it")
     _add_selection(p)
+    p.add_argument("--limit", type=cliargs.positive_int, metavar="N", default=None,
+                   help="only the first N selected tasks (the run is marked non-official)")
     p.add_argument("--attempts", type=cliargs.positive_int, default=1, metavar="N", help="attempts per task")
     p.add_argument("--parallel", type=cliargs.positive_int, default=None, metavar="N",
                    help="attempts at once (default: the server's slots)")
@@ -69,9 +71,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="limits ([limits]) and Pi settings ([pi.settings]) file")
     p.add_argument("--image", default=None, help="sandbox image (default: bananabench-agent:full if built, "
                                                  "else the offline image, built on demand)")
-    p.add_argument("--api-key-env", metavar="VAR", default=None,
-                   help="environment variable holding the server's API key (default: $BANANABENCH_API_KEY, "
-                        "then $OPENAI_API_KEY; added by the host proxy, the sandbox never sees it)")
     p.add_argument("--memory", default="4g", help="memory limit per container (default 4g)")
     p.add_argument("--pids", type=cliargs.positive_int, default=512, help="process limit per container")
     p.add_argument("--cpus", type=float, default=2.0, help="CPU limit per container")
@@ -150,8 +149,8 @@ def _tasks(args) -> list:
 
     root = datasets.tasks_root(args.tasks_dir)
     return datasets.select(datasets.load_tasks(root), only=getattr(args, "only", []),
-                           exclude=getattr(args, "exclude", []), categories=getattr(args, "category", []),
-                           tags=getattr(args, "tag", []))
+                           exclude=getattr(args, "exclude", []), categories=getattr(args, "categories", []),
+                           tags=getattr(args, "tags", []))
 
 
 def cmd_list(args) -> int:
@@ -168,20 +167,9 @@ def cmd_list(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from evaluators import api
-    from evaluators.core.backends.server import api_key_from_env
+    from evaluators.agent.run import AgentRunOptions, run_agent_benchmark
 
-    api_key = api_key_from_env(args.api_key_env)
-    summary = api.run_agent(
-        name=args.name, base_url=args.base_url, results=args.results, model_id=args.model_id, ctx=args.ctx,
-        tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.category, tags=args.tag,
-        attempts=args.attempts, parallel=args.parallel, thinking=args.thinking, reasoning=args.reasoning,
-        max_tokens=args.max_tokens, keep_workspaces=args.keep_workspaces, timeout_s=args.timeout_s,
-        idle_s=args.idle_s, max_tool_calls=args.max_tool_calls, workspace_mb=args.workspace_mb, rerun=args.rerun,
-        dry_run=args.dry_run,
-        config=args.config, image=args.image, memory=args.memory, pids=args.pids, cpus=args.cpus, api_key=api_key,
-        podman_connection=args.podman_connection,
-    )
+    summary = run_agent_benchmark(cliargs.options(AgentRunOptions, args))
     if summary.get("dry_run"):
         return 0
     _print_summary(summary)
@@ -192,15 +180,15 @@ def cmd_reference(args) -> int:
     from evaluators.agent import replay
 
     _print_summary(replay.run_reference(
-        args.results, tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.category,
-        tags=args.tag, rerun=args.rerun, name=args.name or replay.NAME))
+        args.results, tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.categories,
+        tags=args.tags, rerun=args.rerun, name=args.name or replay.NAME))
     return 0
 
 
 def _print_summary(summary: dict) -> None:
     print(f"run {summary['run_id']}: artifacts in {summary['dir']}")
     for row in summary["scores"]:
-        if row["scope"] == "overall" and row["metric"] in ("score", "pass_rate", "manual_grade") or \
+        if row["scope"] == "overall" and row["metric"] in (Metric.SCORE, Metric.PASS_RATE, Metric.MANUAL_GRADE) or \
                 row["metric"].startswith("n_") and row["value"]:
             print(f"  {row['metric']:14s} {row['value']:.3f}" if row["metric"][:2] != "n_" else
                   f"  {row['metric']:14s} {int(row['value'])}")
@@ -224,7 +212,7 @@ def cmd_grade(args) -> int:
     if status != "manual":
         raise BadInput(f"{args.task} attempt {args.attempt} has status {status!r}; only manual tasks take grades")
     store.add_grade(args.model, args.task, args.attempt, args.grade, run_id=run_id, note=args.note)
-    if run_status == "finished":
+    if run_status == RunStatus.FINISHED:
         store.replace_scores(run_id, metrics.compute_scores(store, run_id))
     print(f"graded {args.model} {args.task} attempt {args.attempt}: {args.grade}/5")
     return 0

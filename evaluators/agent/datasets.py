@@ -207,14 +207,22 @@ def load_task(task_dir: str | os.PathLike, root: str | os.PathLike) -> Task:
     )
 
 
-def _repo(section: Any, err) -> RepoSpec | None:
+def _table(section: Any, name: str, known: Sequence[str], err, what: str = "a table") -> dict[str, Any] | None:
+    """A sub-table of task.toml: None when absent, else checked to be a table of known fields only."""
     if section is None:
         return None
     if not isinstance(section, dict):
-        raise err("repo", "must be a table with url and rev")
-    unknown = set(section) - {"url", "rev", "subdir", "patch", "prepare"}
+        raise err(name, f"must be {what}")
+    unknown = set(section) - set(known)
     if unknown:
-        raise err(f"repo.{sorted(unknown)[0]}", "unknown field (known: url, rev, subdir, patch, prepare)")
+        raise err(f"{name}.{sorted(unknown)[0]}", f"unknown field (known: {', '.join(known)})")
+    return section
+
+
+def _repo(section: Any, err) -> RepoSpec | None:
+    section = _table(section, "repo", ("url", "rev", "subdir", "patch", "prepare"), err, "a table with url and rev")
+    if section is None:
+        return None
     for key in ("url", "rev"):
         if not isinstance(section.get(key), str) or not section[key]:
             raise err(f"repo.{key}", "required, a non-empty string")
@@ -232,13 +240,9 @@ def _repo(section: Any, err) -> RepoSpec | None:
 
 
 def _provenance(section: Any, err) -> dict[str, Any]:
+    section = _table(section, "provenance", sorted(_PROVENANCE_KEYS), err, "a table (repository, commit, license, ...)")
     if section is None:
         return {}
-    if not isinstance(section, dict):
-        raise err("provenance", "must be a table (repository, commit, license, ...)")
-    unknown = set(section) - _PROVENANCE_KEYS
-    if unknown:
-        raise err(f"provenance.{sorted(unknown)[0]}", f"unknown field (known: {', '.join(sorted(_PROVENANCE_KEYS))})")
     for key in _PROVENANCE_REQUIRED:
         if not isinstance(section.get(key), str) or not section[key].strip():
             raise err(f"provenance.{key}", "required, a non-empty string")
@@ -252,13 +256,9 @@ def _provenance(section: Any, err) -> dict[str, Any]:
 
 
 def _screenshot(section: Any, err) -> ScreenshotSpec | None:
+    section = _table(section, "screenshot", ("path", "build", "width", "height", "mobile_width"), err)
     if section is None:
         return None
-    if not isinstance(section, dict):
-        raise err("screenshot", "must be a table")
-    unknown = set(section) - {"path", "build", "width", "height", "mobile_width"}
-    if unknown:
-        raise err(f"screenshot.{sorted(unknown)[0]}", "unknown field (known: path, build, width, height, mobile_width)")
     path = section.get("path", "index.html")
     if not isinstance(path, str) or path.startswith("/") or ".." in path.split("/"):
         raise err("screenshot.path", "must be a page path relative to the workspace")

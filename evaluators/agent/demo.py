@@ -30,17 +30,19 @@ def _frontend_task(root: Path) -> str:
 
 
 def run(ctx) -> None:
-    from evaluators import api
+    """`ctx`: the demo's `evaluators.demo.DemoContext`."""
     from evaluators.agent import replay
+    from evaluators.agent.run import AgentRunOptions, run_agent_benchmark
+    from evaluators.core.backends.discovery import ServerOptions
     from evaluators.core.llamacpp import LlamaServer
 
     model, root = ctx.tiny, _tasks_dir()
     # the size limit mounts loop devices (root); a rootless demo runs without it
     sized = {"workspace_mb": None if os.geteuid() == 0 else 0}
     with LlamaServer(model.gguf, n_ctx=32768, alias=model.name, threads=model.threads) as server:
-        summary = api.run_agent(name=model.name, base_url=server.base_url, results=ctx.store.root,
-                                tasks_dir=str(root), categories=["smoke"], max_tokens=64,
-                                timeout_s=180, idle_s=90, parallel=1, **sized)
+        summary = run_agent_benchmark(AgentRunOptions(
+            name=model.name, server=ServerOptions(base_url=server.base_url), results=str(ctx.store.root),
+            tasks_dir=str(root), categories=["smoke"], max_tokens=64, timeout_s=180, idle_s=90, parallel=1, **sized))
     overall = {s["metric"]: s["value"] for s in summary["scores"] if s["scope"] == "overall"}
     ctx.notes.append(f"agent: run {summary['run_id']}: score {overall.get('score', 0):.2f} on the smoke tasks "
                      f"({int(overall.get('n_failed', 0))} failed, as expected from a random tiny model)")

@@ -17,9 +17,7 @@ import os
 import re
 import subprocess
 import tarfile
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +26,7 @@ from pathlib import Path, PurePosixPath
 from evaluators.agent import licences
 from evaluators.core import atomic
 from evaluators.core.errors import BadInput, EvaluationFailure
-from evaluators.core.secrets import register_secret
+from evaluators.core.http import TRANSIENT_ERRORS, HttpClient, HttpError, RetryPolicy, describe_error
 
 GITHUB_API = "https://api.github.com"
 ENV_API = "BANANABENCH_GITHUB_API"
@@ -67,25 +65,24 @@ def linked_issue(*texts: str, repo: str | None = None) -> int | None:
 class GitHub:
     """The few REST calls the importer needs; the base URL can point at a stand-in or an Enterprise host."""
 
-    def __init__(self, api_url: str | None = None, token: str | None = None, timeout: float = 30) -> None:
+    def __init__(self, api_url: str | None = None, token: str | None = None, timeout: float = 30,
+                 retry: RetryPolicy | None = None) -> None:
         self.api_url = (api_url or os.environ.get(ENV_API) or GITHUB_API).rstrip("/")
         self.token = token if token is not None else os.environ.get(ENV_TOKEN)
-        register_secret(self.token)
+        self.client = HttpClient(self.api_url, api_key=self.token, headers={"User-Agent": USER_AGENT})
         self.timeout = timeout
+        self.retry = retry or RetryPolicy(attempts=3)
 
     def _request(self, path: str, accept: str) -> bytes:
-        request = urllib.request.Request(self.api_url + path, headers={"Accept": accept, "User-Agent": USER_AGENT})
-        if self.token:
-            request.add_header("Authorization", f"Bearer {self.token}")
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                return response.read()
-        except urllib.error.HTTPError as exc:
-            if exc.code == 404:
+            return self.retry.call(lambda: self.client.request("GET", path, timeout=self.timeout,
+                                                               headers={"Accept": accept}))
+        except HttpError as exc:
+            if exc.status == 404:
                 raise BadInput(f"GitHub: {path} not found (check the repository and number)") from None
-            raise EvaluationFailure(f"GitHub: {path}: HTTP {exc.code} {exc.reason}") from None
-        except (urllib.error.URLError, TimeoutError, OSError) as exc:
-            raise EvaluationFailure(f"GitHub: cannot reach {self.api_url}: {exc}") from None
+            raise EvaluationFailure(f"GitHub: {path}: HTTP {exc.status} {exc.message}") from None
+        except TRANSIENT_ERRORS as exc:
+            raise EvaluationFailure(f"GitHub: cannot reach {self.api_url}: {describe_error(exc)}") from None
 
     def json(self, path: str):
         return json.loads(self._request(path, "application/vnd.github+json"))

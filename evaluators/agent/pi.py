@@ -14,7 +14,7 @@ import queue
 import subprocess
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -74,17 +74,6 @@ def container_argv(config_mount: str, socket_path: str) -> list[str]:
               f'exec node /opt/bananabench/bridge.js {socket_path} {BRIDGE_PORT} -- node {PI_CLI} '
               + " ".join(PI_FLAGS))
     return ["/bin/sh", "-c", script]
-
-
-@dataclass
-class Outcome:
-    """How the agent phase ended."""
-
-    ended: str                       # "done", "stopped" (monitor), "exited" (Pi died), "cancelled"
-    stop_reason: str | None = None   # of the final assistant message
-    error_message: str | None = None
-    exit_code: int | None = None
-    last_agent_end: dict[str, Any] | None = field(default=None, repr=False)
 
 
 class PiProcess:

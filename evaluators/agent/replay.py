@@ -5,7 +5,7 @@ never from a model: the first request of an attempt (the task's prompt) gets `wr
 put every file of the task's `solution/` into the workspace (and a `bash` call applying its
 `solution.patch`, if any); the next request gets a closing message. Everything else is real: the
 sandbox, the proxy, Pi, the diff, the hidden verification and the screenshots. The run is stored
-under its own name with `runs.extra[REFERENCE_RUN]` saying what it is, so the site shows it as a
+under its own name with `runs.extra[RunKey.REFERENCE_RUN]` saying what it is, so the site shows it as a
 reference run on every page, never as a model's work. It gives graders what a task's reference
 looks like next to the models' attempts, and checks the pipeline end to end.
 """
@@ -174,12 +174,14 @@ def run_reference(results: str | Path | None, *, tasks_dir: str | None = None, o
                   rerun: bool = False, name: str = NAME, **options: Any) -> dict[str, Any]:
     """A reference run of the selected tasks into `results` (the agent runner's summary); `options` are
     further `AgentRunOptions` fields (e.g. `workspace_mb`)."""
-    from evaluators import api
+    from evaluators.agent.run import AgentRunOptions, run_agent_benchmark
+    from evaluators.core.backends.discovery import ServerOptions
 
     root = datasets.tasks_root(tasks_dir)
     tasks = datasets.select(datasets.load_tasks(root), only=only, exclude=exclude, categories=categories, tags=tags)
     if not tasks:
         raise BadInput(f"no task under {root} matches the selection")
     with ReplayServer(tasks, model_id=name) as server:
-        return api.run_agent(name=name, base_url=server.base_url, results=results, tasks_dir=str(root),
-                             only=[t.id for t in tasks], parallel=1, rerun=rerun, reference=NOTE, **options)
+        return run_agent_benchmark(AgentRunOptions(
+            name=name, server=ServerOptions(base_url=server.base_url), results=None if results is None else str(results),
+            tasks_dir=str(root), only=[t.id for t in tasks], parallel=1, rerun=rerun, reference=NOTE, **options))

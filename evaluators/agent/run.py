@@ -27,10 +27,12 @@ from evaluators.agent.containers import Resources
 from evaluators.agent.limits import BenchConfig, load_config, merged
 from evaluators.agent.pi import THINKING_LEVELS, PiOptions
 from evaluators.core import runs as core_runs
+from evaluators.core.backends.discovery import ServerOptions
+from evaluators.core.contract import ERROR, AttemptKey, Metric, RunKey, RunStatus
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.progress import Progress
 from evaluators.core.runs import RunSpec, start_run
-from evaluators.core.store import Store, utcnow
+from evaluators.core.store import Store, utcnow, writable_store
 
 log = logging.getLogger("bananabench")
 
@@ -41,12 +43,12 @@ MAX_CONSECUTIVE_ERRORS = 3
 
 @dataclass
 class AgentRunOptions:
-    """Everything `agent run` accepts (the CLI maps its flags onto this)."""
+    """Everything `agent run` (and `evaluators.api.run_agent`) accepts (see its --help)."""
 
     name: str
-    base_url: str
-    model_id: str | None = None
-    ctx: int | None = None
+    server: ServerOptions = field(default_factory=ServerOptions)
+    results: str | None = None
+    limit: int | None = None  # the first N selected tasks
     tasks_dir: str | None = None
     only: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
@@ -66,7 +68,6 @@ class AgentRunOptions:
     dry_run: bool = False
     config: str | None = None
     image: str | None = None
-    api_key: str | None = None
     memory: str = "4g"
     pids: int = 512
     cpus: float = 2.0
@@ -80,7 +81,7 @@ def select_tasks(opts: AgentRunOptions) -> list[datasets.Task]:
                             categories=opts.categories, tags=opts.tags)
     if not tasks:
         raise BadInput(f"no task under {root} matches the selection")
-    return tasks
+    return tasks[:opts.limit] if opts.limit else tasks
 
 
 def _validate(opts: AgentRunOptions) -> None:
@@ -97,7 +98,7 @@ def dry_run(opts: AgentRunOptions, config: BenchConfig, out=sys.stdout) -> int:
     tasks = select_tasks(opts)
     cli = _cli_limits(opts)
     print(f"{len(tasks)} task(s) x {opts.attempts} attempt(s) = {len(tasks) * opts.attempts} attempt(s) "
-          f"for model {opts.name} at {opts.base_url}", file=out)
+          f"for model {opts.name} at {opts.server.base_url}", file=out)
     for task in tasks:
         lim = merged(config.limits, task.agent, cli)
         flags = " manual" if task.manual else ""
@@ -112,23 +113,22 @@ def _cli_limits(opts: AgentRunOptions) -> dict[str, Any]:
             "workspace_mb": opts.workspace_mb}
 
 
-def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
+def run_agent_benchmark(opts: AgentRunOptions) -> dict[str, Any]:
     """Run (or resume) the benchmark for one model; returns a summary with the run id and scores."""
     _validate(opts)
     config = load_config(opts.config)
     if opts.dry_run:
         dry_run(opts, config)
         return {"dry_run": True}
+    store = writable_store(opts.results)
     tasks = select_tasks(opts)
     cli_limits = _cli_limits(opts)
     workspace_mb = max(merged(config.limits, t.agent, cli_limits).workspace_mb for t in tasks)
     wanted = hosts.parse_connections(opts.podman_connection, opts.parallel)
     if any(name == hosts.LOCAL for name, _ in wanted):
         volumes.require_root(workspace_mb)
-    from evaluators.core.backends import server as server_mod
 
-    info = server_mod.discover(opts.base_url, model_id=opts.model_id, name=opts.name, ctx=opts.ctx,
-                               api_key=opts.api_key)
+    info = opts.server.discover(opts.name)
     log.info("%s", info.startup_line())
     owner = core_runs.slug(opts.name)
     resources = Resources(memory=opts.memory, pids=opts.pids, cpus=opts.cpus)
@@ -146,7 +146,7 @@ def run_agent_benchmark(store: Store, opts: AgentRunOptions) -> dict[str, Any]:
 
 def _run(store: Store, opts: AgentRunOptions, config: BenchConfig, tasks: list[datasets.Task], info: Any,
          opened: list[hosts.Host]) -> dict[str, Any]:
-    from evaluators.core.backends import server as server_mod
+    from evaluators.core.backends import server_configs
 
     cli_limits = _cli_limits(opts)
     versions = {h.name: h.sandbox.image.pi_version for h in opened}
@@ -166,24 +166,25 @@ def _run(store: Store, opts: AgentRunOptions, config: BenchConfig, tasks: list[d
                  "attempts": opts.attempts, "pi_version": img.pi_version, "pi_settings": config.pi_settings},
         options={"parallel": parallel, "keep_workspaces": opts.keep_workspaces, "image": img.identity(),
                  "hosts": host_list, "tasks": [t.id for t in tasks]},
-        n_items=len(tasks) * opts.attempts, official=not (opts.only or opts.exclude or opts.categories or opts.tags),
-        retry_statuses=("error",),
+        n_items=len(tasks) * opts.attempts,
+        official=not (opts.only or opts.exclude or opts.categories or opts.tags or opts.limit),
+        retry_statuses=(ERROR,),
         extra={**info.run_extra(), "image": img.identity(), "hosts": host_list, "pi_version": img.pi_version,
                "context_window": info.ctx, "config_file": config.source,
-               **({core_runs.REFERENCE_RUN: opts.reference} if opts.reference else {})},
+               **({RunKey.REFERENCE_RUN: opts.reference} if opts.reference else {})},
     )
-    server_mod.record_server_config(store, info)
-    server_mod.note_server_change(store, opts.name, info)
+    server_configs.record_server_config(store, info)
+    server_configs.note_server_change(store, opts.name, info)
     if not opts.rerun and (finished := _already_done(store, spec, tasks, opts.attempts)):
-        log.info("every selected attempt is already done in run %s; --rerun repeats them", finished)
-        return {"run_id": finished, "dir": str((store.run(finished) or {}).get("extra", {}).get("out_dir", "")),
-                "scores": store.scores(finished), "already_done": True}
+        log.info("every selected attempt is already done in run %s; --rerun repeats them", finished["run_id"])
+        return {"run_id": finished["run_id"], "dir": str(core_runs.run_dir(store, finished)),
+                "scores": store.scores(finished["run_id"]), "already_done": True}
     with start_run(store, spec, resume=not opts.rerun, policy="public", benchmark_title="banana-benchmark",
-                   headline_metric="score") as run:
+                   headline_metric=Metric.SCORE) as run:
         volumes.unmount_below(run.dir)  # file systems a crashed run of this model left mounted (the lock is ours)
         pi_options = PiOptions(model_id=info.model_id, context_window=info.ctx, max_tokens=opts.max_tokens,
                                reasoning=opts.reasoning, thinking=opts.thinking, settings=config.pi_settings)
-        upstream = Upstream(info.base_url, info.model_id, opts.api_key)
+        upstream = Upstream(info.base_url, info.model_id, opts.server.key())
         todo = [(t, n) for t in tasks for n in range(1, opts.attempts + 1) if not run.is_done(t.id, n)]
         log.info("run %s: %d attempt(s) to do, %d done, %d in parallel on %s", run.run_id, len(todo),
                  len(tasks) * opts.attempts - len(todo), parallel, ", ".join(h.name for h in opened))
@@ -191,11 +192,11 @@ def _run(store: Store, opts: AgentRunOptions, config: BenchConfig, tasks: list[d
                  keep=opts.keep_workspaces, fingerprint=info.fingerprint)
         run.flush()
         scores = metrics.compute_scores(store, run.run_id)
-        errors = [a for a in store.attempts(run.run_id) if a["status"] == "error"]
+        errors = [a for a in store.attempts(run.run_id) if a["status"] == ERROR]
         extra = {**spec.extra, "tasks": {t.id: t.hash for t in tasks}}
         if errors:
             # Incomplete: not on the leaderboard until the same command has retried the errors.
-            run.finish(scores, extra=extra, status="failed")
+            run.finish(scores, extra=extra, status=RunStatus.FAILED)
             raise EvaluationFailure(
                 f"{len(errors)} attempt(s) hit infrastructure errors (first: {errors[0]['item_id']}: "
                 f"{(errors[0]['extra'] or {}).get('error')}); they are not counted as failures. "
@@ -204,15 +205,14 @@ def _run(store: Store, opts: AgentRunOptions, config: BenchConfig, tasks: list[d
         return {"run_id": run.run_id, "dir": str(run.dir), "scores": scores}
 
 
-def _already_done(store: Store, spec: RunSpec, tasks: list[datasets.Task], attempts: int) -> str | None:
-    """A finished run with the same configuration that holds every selected attempt (no unfinished run newer)."""
-    finished = core_runs.latest_finished(store, spec)
-    if finished is None:
+def _already_done(store: Store, spec: RunSpec, tasks: list[datasets.Task], attempts: int) -> dict[str, Any] | None:
+    """The run that finished with this configuration (`core.runs.finished_run`) if it holds every selected attempt."""
+    run = core_runs.finished_run(store, spec)
+    if run is None:
         return None
-    run_id = finished["run_id"]
-    done = store.done_items(run_id, exclude_statuses=spec.retry_statuses)
+    done = store.done_items(run["run_id"], exclude_statuses=spec.retry_statuses)
     wanted = {(t.id, n) for t in tasks for n in range(1, attempts + 1)}
-    return run_id if wanted <= done else None
+    return run if wanted <= done else None
 
 
 def _start_dirs(run_dir: Path, tasks: list[datasets.Task]) -> dict[str, Path]:
@@ -252,7 +252,7 @@ def _execute(run: core_runs.Run, opened: list[hosts.Host], todo: list[tuple[data
         except (EvaluationFailure, OSError) as exc:
             if cancel.is_set():
                 raise Cancelled() from exc
-            result = AttemptResult(status="error", score=None, correct=None, wall_s=time.monotonic() - t0,
+            result = AttemptResult(status=ERROR, score=None, correct=None, wall_s=time.monotonic() - t0,
                                    error=f"{type(exc).__name__}: {exc}")
         result.extra["host"] = host.name
         return host, task, n, result, began
@@ -275,7 +275,7 @@ def _execute(run: core_runs.Run, opened: list[hosts.Host], todo: list[tuple[data
                     log.info("%s attempt %d on %s: %s%s (%.1f s)", task.id, n, host.name, result.status,
                              f" ({result.stuck_reason})" if result.stuck_reason else
                              f" ({result.error})" if result.error else "", result.wall_s)
-                    consecutive_errors = consecutive_errors + 1 if result.status == "error" else 0
+                    consecutive_errors = consecutive_errors + 1 if result.status == ERROR else 0
                     if consecutive_errors >= MAX_CONSECUTIVE_ERRORS:
                         raise EvaluationFailure(
                             f"{consecutive_errors} infrastructure errors in a row (last: {result.error}); "
@@ -299,19 +299,22 @@ def _record(run: core_runs.Run, task: datasets.Task, n: int, result: AttemptResu
     root = run.store.root
     attempt_dir = run.dir / task.id / f"attempt-{n}"
     extra: dict[str, Any] = {
-        "task_hash": task.hash, "title": task.title, "tags": list(task.tags), "stuck_reason": result.stuck_reason,
-        "tool_calls_by_name": result.extra.get("tool_calls_by_name", {}), "artifacts": _rel(attempt_dir, root),
-        "server_fingerprint": fingerprint, "error": result.error, "manual": task.manual,
-        **{k: v for k, v in result.extra.items() if k not in ("tool_calls_by_name", "screenshots", "workspace")},
+        AttemptKey.TASK_HASH: task.hash, AttemptKey.TITLE: task.title, AttemptKey.TAGS: list(task.tags),
+        AttemptKey.STUCK_REASON: result.stuck_reason,
+        AttemptKey.TOOL_CALLS_BY_NAME: result.extra.get(AttemptKey.TOOL_CALLS_BY_NAME, {}),
+        AttemptKey.ARTIFACTS: _rel(attempt_dir, root), AttemptKey.SERVER_FINGERPRINT: fingerprint,
+        AttemptKey.ERROR: result.error, "manual": task.manual,
+        **{k: v for k, v in result.extra.items()
+           if k not in (AttemptKey.TOOL_CALLS_BY_NAME, AttemptKey.SCREENSHOTS, AttemptKey.WORKSPACE)},
     }
-    shots = result.extra.get("screenshots") or {}
+    shots = result.extra.get(AttemptKey.SCREENSHOTS) or {}
     if shots:
-        extra["screenshots"] = {view: _rel(attempt_dir / name, root) for view, name in shots.items()}
-    if result.extra.get("workspace"):
-        extra["workspace"] = _rel(attempt_dir / "workspace", root)
+        extra[AttemptKey.SCREENSHOTS] = {view: _rel(attempt_dir / name, root) for view, name in shots.items()}
+    if result.extra.get(AttemptKey.WORKSPACE):
+        extra[AttemptKey.WORKSPACE] = _rel(attempt_dir / "workspace", root)
     if task.checklist is not None and attempt_dir.is_dir():
         shutil.copyfile(task.checklist, attempt_dir / "checklist.md")
-        extra["checklist"] = _rel(attempt_dir / "checklist.md", root)
+        extra[AttemptKey.CHECKLIST] = _rel(attempt_dir / "checklist.md", root)
     if attempt_dir.is_dir():
         summary = {"task": task.id, "attempt": n, "status": result.status, "score": result.score,
                    "wall_s": result.wall_s, **asdict(result), "extra": extra}

@@ -7,29 +7,28 @@ import json
 import sys
 from typing import Any
 
+from evaluators.chat.extract import KINDS
+from evaluators.chat.options import ChatOptions
 from evaluators.core import cliargs
-from evaluators.core.backends.server import api_key_from_env
 from evaluators.core.errors import EXIT_FAILURE, BadInput
 
 
 def _max_tokens(text: str) -> dict[str, int]:
-    """`512` (every task) or `arc=1024,mmlu=2048`."""
-    from evaluators.chat.datasets import TASKS
-
-    def number(value: str) -> int:
-        return cliargs.positive_int(value.strip())
+    """`512` (every task) or `arc=1024,mmlu=2048` (by task id or short name; checked when the run starts)."""
+    from evaluators.chat.run import EVERY_TASK
 
     if "=" not in text:
-        n = number(text)
-        return dict.fromkeys(TASKS, n)
+        return {EVERY_TASK: cliargs.positive_int(text.strip())}
     budgets = {}
     for part in text.split(","):
         task, _, value = part.partition("=")
-        task = task.strip().lower()
-        if task not in TASKS:
-            raise argparse.ArgumentTypeError(f"unknown task {task!r} (tasks: {', '.join(TASKS)})")
-        budgets[task] = number(value)
+        budgets[task.strip()] = cliargs.positive_int(value.strip())
     return budgets
+
+
+def _tasks(text: str) -> list[str]:
+    """`arc,./mine.toml` -> ["arc", "./mine.toml"] (checked, and `all` expanded, when the run starts)."""
+    return [t.strip() for t in text.split(",") if t.strip()]
 
 
 def _json_object(text: str) -> dict[str, Any]:
@@ -43,31 +42,29 @@ def _json_object(text: str) -> dict[str, Any]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("chat", help="generative ARC/MMLU/GSM8K against a chat server; A/B compare; lm-eval shim",
-                       description="Generative letter/number-answer benchmarks (ARC-Challenge, MMLU, tinyGSM8k) "
-                                   "against an OpenAI-compatible server such as llama-server.")
+    p = sub.add_parser("chat", help="generative benchmarks against a chat server; A/B compare; lm-eval shim",
+                       description="Generative benchmarks (letter, number, exact or regex answers) against an "
+                                   "OpenAI-compatible server such as llama-server: the built-in ones "
+                                   "(`bananabench benchmarks list`) or your own spec files.")
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
 
     r = verbs.add_parser("run", help="evaluate a served model on one or more chat tasks",
-                         description="Ask every item of each task, extract the answer letter/number, store one "
-                                     "row per item. Infrastructure errors are kept apart and retried by --resume.")
-    r.add_argument("--task", required=True, help="arc, mmlu, gsm8k, a comma-separated list, or all")
-    r.add_argument("--base-url", required=True, help="the server, e.g. http://127.0.0.1:8081 (a /v1 suffix is fine)")
+                         description="Ask every item of each task, extract the answer, store one row per item. "
+                                     "Infrastructure errors are kept apart and retried by --resume.")
+    r.add_argument("--task", dest="tasks", type=_tasks, required=True, metavar="TASK[,TASK...]",
+                   help="built-in chat benchmarks by id or short name (`bananabench benchmarks list`), spec files "
+                        "(.toml), a comma-separated list of them, or all (every built-in chat benchmark)")
     cliargs.add_run_common(r)
-    cliargs.add_api_key_env(r)
-    r.add_argument("--model-id", default=None,
-                   help="the server's model id (default: the only model, the loaded one, or the one matching --name)")
-    r.add_argument("--ctx", type=cliargs.positive_int, default=None,
-                   help="the context window per slot (default: from /props, the router's launch args, or /slots)")
+    cliargs.add_server(r)
     r.add_argument("--fold-system", action="store_true", default=None,
                    help="fold the system text into the user turn (automatic when the template has no system role)")
     r.add_argument("--max-tokens", type=_max_tokens, default=None, metavar="N|TASK=N,...",
-                   help="token budget per answer, for every task or per task (default arc=1024, mmlu=2048, gsm8k=1024)")
-    r.add_argument("--concurrency", type=cliargs.positive_int, default=None,
-                   help="requests in flight (default: the server's slots)")
+                   help="token budget per answer, for every task or per task (default: each spec's; "
+                        "`bananabench benchmarks show TASK`)")
     r.add_argument("--extra-body", type=_json_object, default=None, metavar="JSON",
                    help='extra request fields, e.g. \'{"chat_template_kwargs": {"enable_thinking": false}}\'')
-    r.add_argument("--no-stream", action="store_true", help="ask for whole responses instead of SSE streams")
+    r.add_argument("--no-stream", dest="stream", action="store_false",
+                   help="ask for whole responses instead of SSE streams")
     r.add_argument("--retries", type=cliargs.positive_int, default=5,
                    help="attempts per request on transient failures (default 5)")
     r.add_argument("--retry-wait", type=cliargs.non_negative_float, default=1.0, metavar="S",
@@ -87,8 +84,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     e = verbs.add_parser("extract", help="extract answers from JSON lines on stdin (for scripts)",
                          description='Read JSON lines {"text": ...} (optionally "letters": "ABCDE") on stdin; write '
                                      'one JSON line {"answer": ...} per input, null when unanswered.')
-    e.add_argument("--kind", choices=("letter", "number"), required=True)
+    e.add_argument("--kind", choices=KINDS, required=True)
     e.add_argument("--letters", default="ABCD", help="the option letters offered (default ABCD)")
+    e.add_argument("--pattern", default=None, metavar="REGEX",
+                   help="regex answers: the answer is the pattern's last match (its first group, if it has one)")
     e.set_defaults(func=cmd_extract)
 
     i = verbs.add_parser("import-lm-eval", help="bring an lm-eval run (results_*.json, samples_*.jsonl) into the store",
@@ -97,6 +96,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     i.add_argument("directory", metavar="DIR")
     cliargs.add_name(i, required=True)
     cliargs.add_results(i)
+    i.add_argument("--task", dest="tasks", type=_tasks, default=None, metavar="TASK[,TASK...]",
+                   help="the benchmarks (built-in ids or spec files) whose lm_eval names the folder's tasks are "
+                        "matched against (default: every built-in chat benchmark)")
     i.set_defaults(func=cmd_import)
 
     c = verbs.add_parser("compare", help="paired A/B comparison of two runs or two models (exact McNemar)",
@@ -121,18 +123,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from evaluators import api
-    from evaluators.chat.datasets import task_names
+    from evaluators.chat.run import run_chat
 
-    tasks = task_names(args.task)
-    results = api.run_chat(
-        tasks, base_url=args.base_url, name=args.name, model_id=args.model_id, ctx=args.ctx, data=args.data,
-        limit=args.limit, resume=args.resume, fold_system=args.fold_system, max_tokens=args.max_tokens,
-        concurrency=args.concurrency, extra_body=args.extra_body, stream=not args.no_stream,
-        retries=args.retries, retry_wait_s=args.retry_wait, timeout_s=args.timeout,
-        api_key=api_key_from_env(args.api_key_env),
-        results=args.results,
-    )
+    results = run_chat(cliargs.options(ChatOptions, args))
     failed = False
     for res in results:
         s = res.summary
@@ -164,11 +157,19 @@ def cmd_rescore(args: argparse.Namespace) -> int:
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    from evaluators.chat.datasets import LETTERS
-    from evaluators.chat.extract import extract
+    import re
+
+    from evaluators.chat.extract import LETTERS, extract
 
     if not args.letters or any(ch not in LETTERS for ch in args.letters):
         raise BadInput(f"--letters: expected letters from {LETTERS}, got {args.letters!r}")
+    if (args.kind == "regex") != bool(args.pattern):
+        raise BadInput("--pattern goes with --kind regex, and --kind regex needs --pattern")
+    if args.pattern:
+        try:
+            re.compile(args.pattern)
+        except re.error as exc:
+            raise BadInput(f"--pattern: not a valid regular expression: {exc}") from None
     inputs = []
     for n, line in enumerate(sys.stdin, 1):
         if not line.strip():
@@ -183,7 +184,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         if not isinstance(letters, str) or not letters or any(ch not in LETTERS for ch in letters):
             raise BadInput(f"stdin:{n}: letters: expected letters from {LETTERS}")
         inputs.append((obj.get("text"), letters))
-    out = [json.dumps({"answer": extract(args.kind, text, letters)}) for text, letters in inputs]
+    out = [json.dumps({"answer": extract(args.kind, text, letters, args.pattern)}) for text, letters in inputs]
     sys.stdout.write("".join(line + "\n" for line in out))
     return 0
 
@@ -192,7 +193,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from evaluators.chat.lmeval_import import import_lm_eval
     from evaluators.core.store import Store
 
-    for res in import_lm_eval(Store(args.results), args.directory, name=args.name):
+    for res in import_lm_eval(Store(args.results), args.directory, name=args.name, tasks=args.tasks):
         s = res.summary
         acc = "n/a" if s["accuracy"] is None else f"{s['accuracy']:.3f}"
         note = " (already imported)" if res.status == "unchanged" else ""

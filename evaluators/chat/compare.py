@@ -1,8 +1,9 @@
 """Paired A/B comparison of two chat runs (or two models' current chat runs), task by task.
 
-Items are paired by id; an item with an infrastructure error (or missing) on either side is left
-out of the pair and counted apart. Per task: n, correct/accuracy/wrong/unanswered/truncated for each side,
-the exact McNemar test on the discordant pairs, and the items that flipped.
+The pairing and the test are the site's (`core.paired`): items paired by id, an item with an
+infrastructure error (or missing) on either side left out and counted apart, exact McNemar on the
+discordant pairs with a paired-bootstrap interval of the accuracy delta. Per task: n,
+correct/accuracy/wrong/unanswered/truncated for each side, the test, and the items that flipped.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from evaluators.core import paired
+from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput
-from evaluators.core.stats import mcnemar_exact
 from evaluators.core.store import Store
 
 
@@ -28,33 +30,33 @@ def resolve(store: Store, ref: str) -> dict[str, dict[str, Any]]:
     return {r["benchmark"]: r for r in runs}
 
 
-def _side(attempts: dict[str, dict[str, Any]], ids: list[str]) -> dict[str, Any]:
-    statuses = [attempts[i]["status"] for i in ids]
+def _side(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
+    statuses = [o["statuses"][0] for o in outcomes]
     n_correct = statuses.count("correct")
     return {"n_correct": n_correct, "n_wrong": statuses.count("wrong"), "n_unanswered": statuses.count("unanswered"),
-            "n_truncated": statuses.count("truncated"), "accuracy": n_correct / len(ids) if ids else None}
+            "n_truncated": statuses.count("truncated"), "accuracy": n_correct / len(outcomes) if outcomes else None}
 
 
 def compare_runs(store: Store, run_a: dict[str, Any], run_b: dict[str, Any]) -> dict[str, Any]:
-    a = {x["item_id"]: x for x in store.attempts(run_a["run_id"]) if x["attempt"] == 1}
-    b = {x["item_id"]: x for x in store.attempts(run_b["run_id"]) if x["attempt"] == 1}
-    common = sorted(set(a) & set(b))
-    paired = [i for i in common if a[i]["status"] != "error" and b[i]["status"] != "error"]
-    a_only_right = [i for i in paired if a[i]["status"] == "correct" and b[i]["status"] != "correct"]
-    b_only_right = [i for i in paired if b[i]["status"] == "correct" and a[i]["status"] != "correct"]
-    flips = [{"item_id": i, "category": a[i].get("category"), "reference": a[i].get("reference"),
-              "a": a[i]["status"], "a_answer": a[i].get("prediction"),
-              "b": b[i]["status"], "b_answer": b[i].get("prediction")}
-             for i in sorted(a_only_right + b_only_right)]
+    with store.read() as con:
+        outcomes = paired.item_outcomes(con, [run_a["run_id"], run_b["run_id"]])
+    pairing = paired.pair(outcomes[run_a["run_id"]], outcomes[run_b["run_id"]])
+    scored = [p for p in pairing.pairs if p.a["n"] and p.b["n"]]
+    test = paired.paired_test(Metric.ACCURACY, scored)
+    flips = [{"item_id": p.item_id, "category": p.category, "reference": p.a["reference"],
+              "a": p.a["statuses"][0], "a_answer": p.a["prediction"],
+              "b": p.b["statuses"][0], "b_answer": p.b["prediction"]}
+             for p in scored if bool(p.a["correct"]) != bool(p.b["correct"])]
     return {
         "benchmark": run_a["benchmark"], "run_a": run_a["run_id"], "run_b": run_b["run_id"],
-        "model_a": run_a["model_name"], "model_b": run_b["model_name"], "n": len(paired),
-        "a": _side(a, paired), "b": _side(b, paired),
-        "discordant": {"a_only_correct": len(a_only_right), "b_only_correct": len(b_only_right)},
-        "mcnemar_p": mcnemar_exact(len(a_only_right), len(b_only_right)),
-        "excluded": {"error_a": sum(a[i]["status"] == "error" for i in common),
-                     "error_b": sum(b[i]["status"] == "error" for i in common),
-                     "only_in_a": len(set(a) - set(b)), "only_in_b": len(set(b) - set(a))},
+        "model_a": run_a["model_name"], "model_b": run_b["model_name"], "n": len(scored),
+        "a": _side([p.a for p in scored]), "b": _side([p.b for p in scored]),
+        "discordant": {"a_only_correct": test.regressed or 0, "b_only_correct": test.improved or 0},
+        "mcnemar_p": 1.0 if test.p_value is None else test.p_value,
+        "delta": test.delta, "delta_ci": [test.ci_low, test.ci_high],
+        "excluded": {"error_a": sum(not p.a["n"] for p in pairing.pairs),
+                     "error_b": sum(not p.b["n"] for p in pairing.pairs),
+                     "only_in_a": pairing.only_a, "only_in_b": pairing.only_b},
         "flips": flips,
     }
 
@@ -67,7 +69,8 @@ def compare(store: Store, ref_a: str, ref_b: str) -> dict[str, Any]:
                        f"({', '.join(sorted(runs_a))} vs {', '.join(sorted(runs_b))})")
     return {"a": ref_a, "b": ref_b, "tasks": [compare_runs(store, runs_a[bm], runs_b[bm]) for bm in common],
             "only_a": sorted(set(runs_a) - set(runs_b)), "only_b": sorted(set(runs_b) - set(runs_a)),
-            "test": "exact McNemar (two-sided) on items answered in both runs; errors excluded"}
+            "test": "exact McNemar (two-sided) on items answered in both runs, errors excluded; accuracy delta B - A "
+                    "with a 95% paired-bootstrap interval"}
 
 
 def _acc(value: float | None) -> str:
@@ -82,12 +85,20 @@ def _rows(report: dict[str, Any]) -> list[list[str]]:
                      _acc(b["accuracy"]), f"{a['n_wrong']}/{a['n_unanswered']}/{a['n_truncated']}",
                      f"{b['n_wrong']}/{b['n_unanswered']}/{b['n_truncated']}",
                      f"{t['discordant']['a_only_correct']}/{t['discordant']['b_only_correct']}",
-                     f"{t['mcnemar_p']:.4g}"])
+                     _delta(t["delta"], *t["delta_ci"]), f"{t['mcnemar_p']:.4g}"])
     return rows
 
 
+def _delta(delta: float | None, low: float | None, high: float | None) -> str:
+    """`+8.3 pp [-2.1, +18.8]`: the accuracy difference B - A in percentage points with its interval."""
+    if delta is None:
+        return "n/a"
+    text = f"{100 * delta:+.1f} pp"
+    return text if low is None or high is None else f"{text} [{100 * low:+.1f}, {100 * high:+.1f}]"
+
+
 HEADER = ["task", "n", "A correct", "B correct", "A acc", "B acc", "A wrong/unans/cut", "B wrong/unans/cut",
-          "A-only/B-only", "McNemar p"]
+          "A-only/B-only", "B-A acc [95% CI]", "McNemar p"]
 
 
 def render(report: dict[str, Any], fmt: str = "table", *, max_flips: int = 20) -> str:

@@ -1,4 +1,4 @@
-"""Demo step: the three chat tasks on the bundled sample questions, asked of the main model via llama.cpp.
+"""Demo step: the built-in chat benchmarks on their bundled sample questions, asked of the main model via llama.cpp.
 
 With SmolLM2-135M-Instruct the answers are real English, mostly wrong as a 135M model's should be:
 real extraction, unanswered and truncated answers counted apart. With `--tiny` they are noise.
@@ -6,21 +6,25 @@ real extraction, unanswered and truncated answers counted apart. With `--tiny` t
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-TITLE = "chat: ARC, MMLU and GSM8K sample questions, the main model served by llama.cpp"
+TITLE = "chat: the built-in chat benchmarks' sample questions, the main model served by llama.cpp"
+SAMPLES = Path(__file__).resolve().parents[2] / "tasks" / "samples" / "chat"
 
 
 def run(ctx: Any) -> None:
-    from evaluators import api
-    from evaluators.chat.datasets import SAMPLES_DIR
+    """`ctx`: the demo's `evaluators.demo.DemoContext`."""
+    from evaluators.chat.options import ChatOptions
+    from evaluators.chat.run import ALL, EVERY_TASK, run_chat
+    from evaluators.core.backends.discovery import ServerOptions
     from evaluators.core.llamacpp import LlamaServer
 
     model = ctx.main
     with LlamaServer(model.gguf, n_ctx=4096, parallel=2, alias=model.name, threads=model.threads) as server:
-        results = api.run_chat(["arc", "mmlu", "gsm8k"], base_url=server.base_url, name=model.name,
-                               data=SAMPLES_DIR, max_tokens=dict.fromkeys(("arc", "mmlu", "gsm8k"), model.chat_tokens),
-                               results=ctx.store)
+        results = run_chat(ChatOptions(tasks=[ALL], server=ServerOptions(base_url=server.base_url), name=model.name,
+                                       data=str(SAMPLES), max_tokens={EVERY_TASK: model.chat_tokens},
+                                       results=str(ctx.store.root)))
     for res in results:
         s = res.summary
         ctx.notes.append(f"chat {res.task}: run {res.run_id} ({res.status}): {s['n_correct']} correct, "

@@ -1,4 +1,4 @@
-"""Answer extraction: the final letter or number in a model's response, or None (unanswered).
+"""Answer extraction: the final letter, number or text in a model's response, or None (unanswered).
 
 Thinking is removed first (`<think>` blocks; a separate `reasoning_content` never reaches here).
 Letters: "answer is X" (also "Answer: X", "\\boxed{X}") preferred, the last such one (a lower-case x
@@ -6,7 +6,10 @@ too, where it cannot be a word: "(c)", "**c**", "\\boxed{c}", or ending its line
 upper-case option letter the item offers, leaving out the labels of an echoed option list and the
 word "A" ("A careful look..."). Numbers: "#### N" preferred, the last one; else the last
 number in the text. Numbers are compared as decimals (commas, signs, currency and percent
-signs handled), so 18, 18.0 and $18.00 agree. Nothing found means *unanswered*, which is
+signs handled), so 18, 18.0 and $18.00 agree. Exact text: "answer is X" (or "Answer: X") preferred,
+the last one, else the last line; a regex answer: the spec pattern's last match (its first group).
+Text answers compare with case, surrounding space, quotes, emphasis and a final period ignored.
+Nothing found means *unanswered*, which is
 counted apart from wrong, never folded into it; an answer the token budget cut is *truncated*
 (see `grade`), counted apart too.
 
@@ -17,9 +20,12 @@ re-applies the current rules to stored raw responses.
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 
-from evaluators.chat.datasets import LETTERS, canonical_number
-from evaluators.core.backends.server import split_reasoning
+from evaluators.core.text import split_reasoning
+
+LETTERS = "ABCDEFGH"
+KINDS = ("letter", "number", "exact", "regex")
 
 EXTRACTION_VERSION = "2026-12-v2"
 TRUNCATED = "truncated"
@@ -38,6 +44,23 @@ _BARE_LETTER = re.compile(r"(?<![A-Za-z0-9'’\-])([A-H])(?![A-Za-z0-9'’\-])")
 _OPTION_LINE = re.compile(r"^\s*[\(\[]?([A-H])[\)\].:]\s+\S")
 _HASHES = re.compile(r"####\s*\**\s*([-\u2212+]?\s*\$?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)")
 _NUMBER = re.compile(r"(?<![\w.])([-\u2212]?)\$?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d])")
+
+
+def canonical_number(text: str | None) -> str | None:
+    """'1,234', '$18.00', '-5', '40%' -> '1234', '18', '-5', '40'; None if not a number."""
+    if text is None:
+        return None
+    cleaned = text.strip().replace(",", "").replace("$", "").replace("%", "").replace("\u2212", "-")
+    cleaned = cleaned.rstrip(".").lstrip("+").strip()
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        return None
+    if not value.is_finite():
+        return None
+    if value == value.to_integral_value():
+        return str(int(value))
+    return format(value.normalize(), "f")
 
 
 def answer_text(text: str | None) -> str:
@@ -103,12 +126,56 @@ def extract_number(text: str | None) -> str | None:
     return canonical_number(("-" if sign else "") + digits)
 
 
-def extract(kind: str, text: str | None, letters: str = "ABCD") -> str | None:
+_TEXT_ANSWER = re.compile(r"answer\s*(?:is|:|=)\s*[:\-]?\s*(?P<text>[^\n]+)", re.IGNORECASE)
+_BOXED = re.compile(r"\\boxed\{(?P<text>[^{}]*)\}")
+_WRAP = " \t*_`\"'$“”‘’"
+
+
+def clean_text(value: str) -> str:
+    """A text answer without surrounding space, quotes, emphasis, `\\boxed{}` or a final period."""
+    boxed = _BOXED.search(value)
+    text = (boxed.group("text") if boxed else value).strip(_WRAP)
+    return text[:-1].strip(_WRAP) if text.endswith(".") else text
+
+
+def extract_text(text: str | None) -> str | None:
+    """The final text answer: after the last "answer is"/"Answer:", else the last non-empty line."""
+    body = answer_text(text)
+    if not body:
+        return None
+    marked = list(_TEXT_ANSWER.finditer(body))
+    value = marked[-1].group("text") if marked else next(line for line in reversed(body.splitlines()) if line.strip())
+    return clean_text(value) or None
+
+
+def extract_pattern(text: str | None, pattern: str) -> str | None:
+    """The last match of `pattern` in the answer (its first group, if it has groups), or None."""
+    body = answer_text(text)
+    matches = list(re.finditer(pattern, body)) if body else []
+    if not matches:
+        return None
+    found = matches[-1].group(1) if matches[-1].groups() else matches[-1].group(0)
+    return clean_text(found or "") or None
+
+
+def same_text(a: str, b: str) -> bool:
+    """Text answers agree up to case, spacing and what `clean_text` removes."""
+    def key(value: str) -> str:
+        return re.sub(r"\s+", " ", clean_text(value)).casefold()
+
+    return key(a) == key(b)
+
+
+def extract(kind: str, text: str | None, letters: str = "ABCD", pattern: str | None = None) -> str | None:
     if kind == "letter":
         return extract_letter(text, letters)
     if kind == "number":
         return extract_number(text)
-    raise ValueError(f"unknown answer kind {kind!r}")
+    if kind == "exact":
+        return extract_text(text)
+    if kind == "regex" and pattern:
+        return extract_pattern(text, pattern)
+    raise ValueError(f"unknown answer kind {kind!r}" if kind not in KINDS else "a regex answer needs a pattern")
 
 
 def verdict(kind: str, answer: str | None, gold: str) -> str:
@@ -117,21 +184,25 @@ def verdict(kind: str, answer: str | None, gold: str) -> str:
         return "unanswered"
     if kind == "number":
         return "correct" if canonical_number(answer) == canonical_number(gold) else "wrong"
+    if kind in ("exact", "regex"):
+        return "correct" if same_text(answer, gold) else "wrong"
     return "correct" if answer == gold else "wrong"
 
 
-def grade(kind: str, text: str | None, letters: str, gold: str, finish_reason: str | None) -> tuple[str, str | None]:
+def grade(kind: str, text: str | None, letters: str, gold: str, finish_reason: str | None,
+          pattern: str | None = None) -> tuple[str, str | None]:
     """(status, extracted answer) of one response.
 
     A response the token budget cut (`finish_reason` "length") that still holds text is *truncated*: the
     model never finished its answer, so the letter or number found in the cut text is kept for reading
     but not graded. A cut response whose budget went entirely to thinking has no text: *unanswered*.
     """
-    answer = extract(kind, text, letters)
+    answer = extract(kind, text, letters, pattern)
     if finish_reason == "length" and answer_text(text).strip():
         return TRUNCATED, answer
     return verdict(kind, answer, gold), answer
 
 
-__all__ = ["EXTRACTION_VERSION", "LETTERS", "TRUNCATED", "answer_text", "extract", "extract_letter", "extract_number",
-           "grade", "verdict"]
+__all__ = ["EXTRACTION_VERSION", "KINDS", "LETTERS", "TRUNCATED", "answer_text", "canonical_number", "clean_text",
+           "extract", "extract_letter", "extract_number", "extract_pattern", "extract_text", "grade", "same_text",
+           "verdict"]

@@ -12,9 +12,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from evaluators.core.contract import ERROR, Metric, ScoreKey
 from evaluators.core.stats import wilson_interval
 
-STATUSES = ("correct", "wrong", "unanswered", "truncated", "error")
+STATUSES = ("correct", "wrong", "unanswered", "truncated", ERROR)
 
 
 def counts(attempts: Iterable[dict[str, Any]]) -> Counter:
@@ -28,9 +29,9 @@ def _rows(scope: str, key: str, tally: Counter) -> list[dict[str, Any]]:
     if scored:
         low, high = wilson_interval(n_correct, scored)
         answered = n_correct + n_wrong
-        rows.append({"scope": scope, "key": key, "metric": "accuracy", "value": n_correct / scored,
+        rows.append({"scope": scope, "key": key, "metric": Metric.ACCURACY, "value": n_correct / scored,
                      "ci_low": low, "ci_high": high, "n": scored,
-                     "extra": {"ci_method": "wilson", "reportable": n_error == 0,
+                     "extra": {ScoreKey.CI_METHOD: "wilson", ScoreKey.REPORTABLE: n_error == 0,
                                "accuracy_answered": n_correct / answered if answered else None}})
     for metric, value in (("n_correct", n_correct), ("n_wrong", n_wrong), ("n_unanswered", n_unanswered),
                           ("n_truncated", n_truncated), ("n_error", n_error)):

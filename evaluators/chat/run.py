@@ -1,58 +1,42 @@
-"""One chat task against a served model: prompt every item, extract, record one attempt row each.
+"""Chat benchmarks against a served model: prompt every item, extract, record one attempt row each.
 
-Prompts follow simple-evals MMLU: the question and lettered options, an instruction to end with
-"The answer is X" (numbers: "#### N"), reasoning allowed first. Temperature 0, no stop
-sequences (a stop on "\\n" would cut thinking short), a per-task token budget. With
-`fold_system` the system text is folded into the user turn, for chat templates without a
-system role. Rows are recorded as answers arrive; `--resume` continues an interrupted or
-failed run and retries items that ended in an infrastructure error.
+Each benchmark is a spec (`evaluators/specs/*.toml`, or the user's file): its system prompt and user
+template (by default, in the style of simple-evals MMLU: the question and lettered options, and an
+instruction to end with "The answer is X" or "#### N", reasoning allowed first), its answer kind and
+token budget. Temperature 0, no stop sequences (a stop on "\\n" would cut thinking short). With
+`fold_system` the system text is folded into the user turn, for chat templates without a system role.
+Rows are recorded as answers arrive; `--resume` continues an interrupted or failed run, retries items
+that ended in an infrastructure error, and keeps a task whose latest run finished with this configuration.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from evaluators.chat.datasets import TASKS, Item, TaskData, load_task
+from evaluators.chat import spec as chat_spec
 from evaluators.chat.extract import EXTRACTION_VERSION, grade
 from evaluators.chat.metrics import score_rows, summary
+from evaluators.chat.options import ChatOptions
+from evaluators.chat.spec import Item, Task
 from evaluators.core.backends.base import GenerationRequest, GenerationResult
-from evaluators.core.backends.server import (
-    RetryPolicy,
-    ServerBackend,
-    discover,
-    normalize_base_url,
-    note_server_change,
-    record_server_config,
-)
+from evaluators.core.backends.server import ServerBackend
+from evaluators.core.backends.server_configs import note_server_change, record_server_config
+from evaluators.core.contract import ERROR, AttemptKey, RunStatus
 from evaluators.core.errors import BadInput
 from evaluators.core.progress import Progress
-from evaluators.core.runs import RunSpec, latest_finished, start_run
-from evaluators.core.store import COLUMNS, Store
+from evaluators.core.runs import RunSpec, finished_run, start_run
+from evaluators.core.schema import COLUMNS
+from evaluators.core.spec import builtin_specs
+from evaluators.core.spec_data import DataFile, locate
+from evaluators.core.store import Store, writable_store
 
 log = logging.getLogger("bananabench")
 
-PROMPT_VERSION = "simple-evals-v1"
-SYSTEM_PROMPTS = {
-    "letter": ("Answer the multiple-choice question. You may reason step by step first. End your response "
-               "with a line of the form \"The answer is X\", where X is the letter of the correct option."),
-    "number": ("Solve the math problem. You may reason step by step first. End your response with a line "
-               "of the form \"#### N\", where N is the final answer as a number."),
-}
-
-
-@dataclass
-class ChatOptions:
-    """How to ask: budgets per task, system-role folding, extra request fields."""
-
-    max_tokens: dict[str, int] = field(default_factory=dict)  # task -> budget; missing: the task default
-    fold_system: bool = False
-    extra_body: dict[str, Any] = field(default_factory=dict)
-
-    def budget(self, data: TaskData) -> int:
-        return self.max_tokens.get(data.task.name, data.task.max_tokens)
+ALL = "all"  # `--task all`: every built-in chat benchmark
+EVERY_TASK = "*"  # the `--max-tokens N` key for every task
 
 
 @dataclass
@@ -65,41 +49,61 @@ class TaskResult:
     summary: dict[str, Any]
 
 
-def user_prompt(item: Item, kind: str) -> str:
-    if kind == "number":
-        return item.question
-    options = "\n".join(f"{letter}) {text}" for letter, text in zip(item.letters, item.options, strict=True))
-    return f"{item.question}\n\n{options}\n\nAnswer with one of {', '.join(item.letters)}."
+@dataclass
+class Loaded:
+    """A task with its data and selected items, read before anything is written."""
+
+    task: Task
+    data: DataFile
+    items: list[Item]
 
 
-def messages_for(item: Item, kind: str, fold_system: bool) -> tuple[dict[str, str], ...]:
-    system, user = SYSTEM_PROMPTS[kind], user_prompt(item, kind)
+def resolve_tasks(names: list[str]) -> list[Task]:
+    """Built-in chat benchmarks by id or short name (`all`: every one), or spec files; each once."""
+    if not names:
+        raise BadInput("--task: name at least one task")
+    specs = [s for s in builtin_specs() if s.evaluator == "chat"] if names == [ALL] else None
+    tasks = [chat_spec.parse(s) for s in specs] if specs is not None else [chat_spec.load_task(n) for n in names]
+    return list({t.spec.id: t for t in tasks}.values())
+
+
+def budget(task: Task, max_tokens: dict[str, int]) -> int:
+    """The token budget: `--max-tokens NAME=N` by any of the task's names, else `--max-tokens N`, else the spec's."""
+    for name in task.spec.names:
+        if name in max_tokens:
+            return max_tokens[name]
+    return max_tokens.get(EVERY_TASK, task.scoring.max_tokens)
+
+
+def messages_for(task: Task, item: Item, fold_system: bool) -> tuple[dict[str, str], ...]:
+    system, user = task.scoring.system, task.render(item)
     if fold_system:
         return ({"role": "user", "content": f"{system}\n\n{user}"},)
     return ({"role": "system", "content": system}, {"role": "user", "content": user})
 
 
-def attempt_row(item: Item, kind: str, result: GenerationResult, *, messages: Any, fingerprint: str,
+def attempt_row(task: Task, item: Item, result: GenerationResult, *, messages: Any, fingerprint: str,
                 started_at: dt.datetime) -> tuple[dict[str, Any], dict[str, float]]:
     """The attempt row (and numeric metrics) for one answer; infrastructure errors stay errors."""
     extra: dict[str, Any] = {
         "messages": list(messages), "letters": item.letters or None, "content_hash": item.content_hash,
-        "index": item.index, "server_fingerprint": fingerprint, "attempts": result.raw.get("attempts"),
+        "index": item.index, AttemptKey.SERVER_FINGERPRINT: fingerprint, "attempts": result.raw.get("attempts"),
     }
     if result.error is not None:
-        status, answer = "error", None
-        extra["error"] = result.error
+        status, answer = ERROR, None
+        extra[AttemptKey.ERROR] = result.error
     else:
-        status, answer = grade(kind, result.text, item.letters, item.gold, result.finish_reason)
-        extra.update({"raw": result.raw.get("content", result.text), "reasoning": result.reasoning,
+        status, answer = grade(task.scoring.answer, result.text, item.letters, item.gold, result.finish_reason,
+                               task.scoring.pattern)
+        extra.update({AttemptKey.RAW: result.raw.get("content", result.text), AttemptKey.REASONING: result.reasoning,
                       "finish_reason": result.finish_reason})
         for key in ("tool_calls", "cached_tokens"):
             if key in result.raw:
                 extra[key] = result.raw[key]
     row = {
         "item_id": item.item_id, "attempt": 1, "status": status,
-        "correct": None if status == "error" else status == "correct",
-        "score": None if status == "error" else float(status == "correct"),
+        "correct": None if status == ERROR else status == "correct",
+        "score": None if status == ERROR else float(status == "correct"),
         "prediction": answer, "reference": item.gold, "category": item.category,
         "started_at": started_at, "wall_s": result.timings.get("wall_s"),
         "tokens_in": result.tokens_in, "tokens_out": result.tokens_out, "extra": extra,
@@ -109,60 +113,58 @@ def attempt_row(item: Item, kind: str, result: GenerationResult, *, messages: An
     return row, {k: v for k, v in metrics.items() if v is not None}
 
 
-def run_task(store: Store, backend: ServerBackend, data: TaskData, *, name: str, options: ChatOptions,
-             resume: bool = False, limited: bool = False) -> TaskResult:
+def run_task(store: Store, backend: ServerBackend, loaded: Loaded, *, name: str, options: ChatOptions,
+             fold_system: bool) -> TaskResult:
     """Evaluate one task; returns when every item has a row (or raises when the server goes away)."""
-    task, info = data.task, backend.info
-    budget = options.budget(data)
-    if budget >= info.ctx:
+    task, data, items, info = loaded.task, loaded.data, loaded.items, backend.info
+    spec, scoring = task.spec, task.scoring
+    tokens = budget(task, options.max_tokens)
+    if tokens >= info.ctx:
         log.warning("%s: a token budget of %d does not fit the %d-token context of a slot (%s); long answers "
-                    "will be cut or refused", task.name, budget, info.ctx, info.ctx_source)
-    default_scoring = budget == task.max_tokens and not options.extra_body
-    spec = RunSpec(
-        evaluator="chat", benchmark=task.benchmark, model_name=name, benchmark_version=data.version,
-        artifact=backend.identity.as_artifact(), backend="server", dataset_sha256=data.dataset_sha256,
-        official=data.official_source and not limited and default_scoring,
-        scoring={"prompt_version": PROMPT_VERSION, "extraction": EXTRACTION_VERSION, "max_tokens": budget,
-                 "temperature": 0.0, "stop": [], "fold_system": options.fold_system,
-                 "extra_body": options.extra_body},
+                    "will be cut or refused", task.name, tokens, info.ctx, info.ctx_source)
+    default_scoring = tokens == scoring.max_tokens and not options.extra_body
+    run_spec = RunSpec(
+        evaluator="chat", benchmark=spec.id, model_name=name, benchmark_version=spec.version,
+        artifact=backend.identity.as_artifact(), backend="server", dataset_sha256=chat_spec.dataset_sha256(items),
+        official=data.pinned and options.limit is None and default_scoring,
+        scoring={**scoring.signature(), "extraction": EXTRACTION_VERSION, "max_tokens": tokens,
+                 "temperature": 0.0, "stop": [], "fold_system": fold_system, "extra_body": options.extra_body},
         options={"base_url": info.base_url, "concurrency": backend.concurrency, "stream": backend.stream},
-        n_items=len(data.items), retry_statuses=("error",),
-        extra={**info.run_extra(), "task": task.name, "kind": task.kind, "data_source": data.source,
-               "prompt_version": PROMPT_VERSION, "extraction_version": EXTRACTION_VERSION},
+        n_items=len(items), retry_statuses=(ERROR,),
+        extra={**info.run_extra(), "task": task.name, "kind": scoring.answer, "pattern": scoring.pattern,
+               "data_source": {**data.source, "sha256": data.sha256}, "extraction_version": EXTRACTION_VERSION},
     )
-    if resume and (finished := latest_finished(store, spec)) is not None:
-        log.info("%s: run %s already finished with this configuration; nothing to resume", task.name,
-                 finished["run_id"])
-        return TaskResult(task=task.name, benchmark=task.benchmark, run_id=finished["run_id"], status="finished",
+    if options.resume and (finished := finished_run(store, run_spec)) is not None:
+        return TaskResult(task=task.name, benchmark=spec.id, run_id=finished["run_id"], status=RunStatus.FINISHED,
                           resumed=True, summary=summary(store.attempts(finished["run_id"])))
     record_server_config(store, info)
     note_server_change(store, name, info)
-    with start_run(store, spec, resume=resume, policy="public", benchmark_title=task.title,
-                   headline_metric="accuracy") as run:
-        todo = [item for item in data.items if not run.is_done(item.item_id)]
+    with start_run(store, run_spec, resume=options.resume, policy=spec.policy, benchmark_title=spec.title,
+                   headline_metric=spec.headline, description=spec.description) as run:
+        todo = [item for item in items if not run.is_done(item.item_id)]
         if run.resumed:
-            log.info("%s: resuming run %s, %d of %d items left", task.name, run.run_id, len(todo), len(data.items))
+            log.info("%s: resuming run %s, %d of %d items left", task.name, run.run_id, len(todo), len(items))
         else:
             log.info("%s: run %s, %d items", task.name, run.run_id, len(todo))
-        msgs = [messages_for(item, task.kind, options.fold_system) for item in todo]
-        requests = [GenerationRequest(messages=m, max_tokens=budget, temperature=0.0, extra=dict(options.extra_body))
+        msgs = [messages_for(task, item, fold_system) for item in todo]
+        requests = [GenerationRequest(messages=m, max_tokens=tokens, temperature=0.0, extra=dict(options.extra_body))
                     for m in msgs]
-        with Progress(len(data.items), task.name, initial=len(data.items) - len(todo)) as progress:
+        with Progress(len(items), task.name, initial=len(items) - len(todo)) as progress:
             for i, result in backend.generate(requests):
                 when = _utcnow() - dt.timedelta(seconds=result.timings.get("wall_s", 0.0))
-                row, metrics = attempt_row(todo[i], task.kind, result, messages=msgs[i],
-                                           fingerprint=info.fingerprint, started_at=when)
+                row, metrics = attempt_row(task, todo[i], result, messages=msgs[i], fingerprint=info.fingerprint,
+                                           started_at=when)
                 run.record(row, metrics=metrics)
                 progress.update()
         run.flush()
         attempts = store.attempts(run.run_id)
         result_summary = summary(attempts)
-        status = "finished" if result_summary["n_error"] == 0 else "failed"
-        run.finish(score_rows(attempts), extra={**spec.extra, "summary": result_summary}, status=status)
-        if status == "failed":
+        status = RunStatus.FINISHED if result_summary["n_error"] == 0 else RunStatus.FAILED
+        run.finish(score_rows(attempts), extra={**run_spec.extra, "summary": result_summary}, status=status)
+        if status == RunStatus.FAILED:
             store.update_run(run.run_id, error=f"{result_summary['n_error']} item(s) ended in infrastructure "
                                                 "errors; run again with --resume to retry them")
-    return TaskResult(task=task.name, benchmark=task.benchmark, run_id=run.run_id, status=status,
+    return TaskResult(task=task.name, benchmark=spec.id, run_id=run.run_id, status=status,
                       resumed=run.resumed, summary=result_summary)
 
 
@@ -170,31 +172,52 @@ def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
-def run_chat(store: Store, tasks: list[str], *, base_url: str, name: str | None = None, model_id: str | None = None,
-             ctx: int | None = None, data: str | None = None, limit: int | None = None, resume: bool = False,
-             fold_system: bool | None = None, max_tokens: dict[str, int] | None = None,
-             concurrency: int | None = None, extra_body: dict[str, Any] | None = None, stream: bool = True,
-             retry: RetryPolicy | None = None, idle_timeout_s: float = 600.0,
-             api_key: str | None = None) -> list[TaskResult]:
+def load(task: Task, options: ChatOptions) -> Loaded:
+    """The task's data and selected items (`--data` overrides the spec's location; `--limit` applies last)."""
+    (data,) = locate(task.spec, options.data)
+    items = chat_spec.read_items(task, data)
+    if options.limit:
+        items = items[:options.limit]
+    if not items:
+        raise BadInput(f"{data.path}: no items selected for {task.spec.id}")
+    return Loaded(task, data, items)
+
+
+def run_chat(options: ChatOptions) -> list[TaskResult]:
     """Load every task's data (bad input stops here, before anything is written), find the model on
     the server, then evaluate the tasks one after the other."""
-    normalize_base_url(base_url)
-    loaded = [load_task(task, data=data, limit=limit) for task in tasks]
-    info = discover(base_url, model_id=model_id, name=name, ctx=ctx, api_key=api_key)
+    options.server.check()
+    store = writable_store(options.results)
+    tasks = resolve_tasks(options.tasks)
+    names = {n for t in tasks for n in t.spec.names} | {EVERY_TASK}
+    unknown = sorted(set(options.max_tokens) - names)
+    if unknown:
+        raise BadInput(f"--max-tokens: {unknown[0]!r} is not one of the tasks run ({', '.join(t.name for t in tasks)})")
+    loaded = [load(task, options) for task in tasks]
+    info = options.server.discover(options.name)
     log.info(info.startup_line())
+    fold_system = options.fold_system
     if fold_system is None:
         caps = (info.props or {}).get("chat_template_caps") or {}
         fold_system = caps.get("supports_system_role") is False
         if fold_system:
             log.info("the chat template has no system role: folding the system text into the user turn")
-    backend = ServerBackend(info, api_key=api_key, concurrency=concurrency, stream=stream, retry=retry,
-                            idle_timeout_s=idle_timeout_s)
-    options = ChatOptions(max_tokens=dict(max_tokens or {}), fold_system=fold_system, extra_body=dict(extra_body or {}))
-    results = []
-    for task_data in loaded:
-        results.append(run_task(store, backend, task_data, name=name or info.model_id, options=options,
-                                resume=resume, limited=limit is not None))
-    return results
+    backend = ServerBackend(info, api_key=options.server.key(), concurrency=options.server.concurrency,
+                            stream=options.stream, retry=options.retry_policy(), idle_timeout_s=options.timeout)
+    return [run_task(store, backend, one, name=options.name or info.model_id, options=options,
+                     fold_system=fold_system) for one in loaded]
+
+
+def _answer_rule(run: dict[str, Any]) -> tuple[str, str | None]:
+    """(answer kind, pattern) a stored run was graded with: its own record, else its benchmark's spec."""
+    extra = run.get("extra") or {}
+    if extra.get("kind"):
+        return extra["kind"], extra.get("pattern")
+    spec = next((s for s in builtin_specs() if s.id == run["benchmark"] and s.evaluator == "chat"), None)
+    if spec is None:
+        raise BadInput(f"run {run['run_id']}: benchmark {run['benchmark']!r} records no answer kind")
+    task = chat_spec.parse(spec)
+    return task.scoring.answer, task.scoring.pattern
 
 
 def rescore_run(store: Store, run_id: str, *, dry_run: bool = False) -> dict[str, Any]:
@@ -207,16 +230,16 @@ def rescore_run(store: Store, run_id: str, *, dry_run: bool = False) -> dict[str
         raise BadInput(f"no run {run_id!r} in {store.path}")
     if run["evaluator"] != "chat":
         raise BadInput(f"run {run_id} is a {run['evaluator']} run, not a chat run")
-    kind = (run.get("extra") or {}).get("kind") or _kind_of(run["benchmark"])
+    kind, pattern = _answer_rule(run)
     attempts = store.attempts(run_id)
     changed, updated = [], []
     for attempt in attempts:
-        if attempt["status"] == "error":
+        if attempt["status"] == ERROR:
             updated.append(attempt)
             continue
         extra = attempt.get("extra") or {}
-        status, answer = grade(kind, extra.get("raw"), extra.get("letters") or "ABCD", attempt["reference"],
-                               extra.get("finish_reason"))
+        status, answer = grade(kind, extra.get(AttemptKey.RAW), extra.get("letters") or "ABCD", attempt["reference"],
+                               extra.get("finish_reason"), pattern)
         if (status, answer) != (attempt["status"], attempt["prediction"]):
             changed.append({"item_id": attempt["item_id"], "before": [attempt["status"], attempt["prediction"]],
                             "after": [status, answer]})
@@ -235,10 +258,3 @@ def rescore_run(store: Store, run_id: str, *, dry_run: bool = False) -> dict[str
         store.replace_scores(run_id, score_rows(updated), con=con)
         store.update_run(run_id, con=con, extra=extra)
     return result
-
-
-def _kind_of(benchmark: str) -> str:
-    for task in TASKS.values():
-        if task.benchmark == benchmark:
-            return task.kind
-    raise BadInput(f"benchmark {benchmark!r} is not a chat task")

@@ -34,8 +34,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from evaluators.chat.echo import BadEcho, EchoAnswers
-from evaluators.core.backends.server import normalize_base_url
 from evaluators.core.errors import BadInput, BananaError
+from evaluators.core.http import normalize_base_url
 
 log = logging.getLogger("bananabench")
 

@@ -1,8 +1,19 @@
-"""Flags that mean the same in every command (`--name`, `--results`, `--data`, `--resume`, `--limit`)."""
+"""Flags that mean the same in every command, declared once, and the options dataclasses built from them.
+
+Common flags: `--name`, `--results`, `--data`, `--resume`, `--limit`; the server group (`--base-url
+--model-id --ctx --concurrency --api-key-env`) of every command that talks to a served model. Each
+evaluator has one options dataclass that its CLI builds with `options(...)` and that `evaluators.api`
+takes as it is, so a flag is plumbed through once.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import typing
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def positive_int(text: str) -> int:
@@ -50,7 +61,7 @@ def add_resume(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_api_key_env(parser: argparse.ArgumentParser) -> None:
+def add_api_key_env(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     parser.add_argument(
         "--api-key-env", metavar="VAR", default=None,
         help="environment variable holding the server's API key (default: $BANANABENCH_API_KEY, then "
@@ -72,3 +83,42 @@ def add_run_common(parser: argparse.ArgumentParser) -> None:
     add_data(parser)
     add_resume(parser)
     add_limit(parser)
+
+
+def add_server(parser: argparse.ArgumentParser, *, required: bool = True, concurrency: bool = True,
+               base_url_in: argparse._ActionsContainer | None = None, note: str = "") -> None:
+    """The server flags, as one group; `base_url_in` puts --base-url into another (e.g. exclusive) group."""
+    group = parser.add_argument_group(
+        "server", "an OpenAI-compatible server such as llama-server (single model or router)" + note)
+    (base_url_in or group).add_argument(
+        "--base-url", metavar="URL", required=required and base_url_in is None, default=None,
+        help="the server, e.g. http://127.0.0.1:8081 (a /v1 suffix is fine)")
+    group.add_argument("--model-id", metavar="ID", default=None,
+                       help="the server's model id (default: the only model, the loaded one, or the one "
+                            "matching --name)")
+    group.add_argument("--ctx", type=positive_int, metavar="N", default=None,
+                       help="the context window per slot (default: from /props, the model list, the router's "
+                            "launch args or /slots)")
+    if concurrency:
+        group.add_argument("--concurrency", type=positive_int, metavar="N", default=None,
+                           help="requests in flight (default: the server's slots)")
+    add_api_key_env(group)
+
+
+def options(cls: type[T], args: argparse.Namespace, **values: Any) -> T:
+    """An options dataclass from parsed flags: each field from the flag with its name (its dest), nested
+    options dataclasses (such as `server`) built the same way. A flag left at None keeps the field's
+    default; `values` override."""
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if f.name in values:
+            continue
+        kind = hints[f.name]
+        if dataclasses.is_dataclass(kind):
+            values[f.name] = options(kind, args)
+            continue
+        value = getattr(args, f.name, None)
+        has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+        if value is not None or not has_default:
+            values[f.name] = value
+    return cls(**values)

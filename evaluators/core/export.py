@@ -13,6 +13,7 @@ from pathlib import Path
 
 from evaluators.core import atomic
 from evaluators.core.errors import BadInput
+from evaluators.core.schema import RUN_TABLES
 from evaluators.core.store import Store
 
 FORMATS = ("parquet", "csv")
@@ -24,16 +25,13 @@ _TEXT_COLUMNS = {
 }
 
 
-_RUN_TABLES = ("attempts", "choices", "scores", "attempt_metrics")
-
-
 def _select(table: str, columns: list[str], private: bool, include_hidden: bool) -> str:
     """The SELECT that exports one table: item text of ids-only benchmarks nulled, hidden runs left out."""
     if table == "runs":
         return "SELECT * FROM runs" + ("" if include_hidden else " WHERE NOT hidden")
     if table == "models" and not include_hidden:
         return "SELECT * FROM models WHERE name IN (SELECT model_name FROM runs WHERE NOT hidden)"
-    if table not in _RUN_TABLES:
+    if table not in RUN_TABLES:
         return f"SELECT * FROM {table}"
     text = set() if private else set(_TEXT_COLUMNS.get(table, ()))
     exprs = [

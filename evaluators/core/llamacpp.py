@@ -18,14 +18,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import evaluators
 from evaluators.core.errors import BadInput, EvaluationFailure
+from evaluators.core.http import TRANSIENT_ERRORS, HttpClient, HttpError
 
 log = logging.getLogger("bananabench")
 
@@ -164,17 +162,10 @@ class LlamaServer:
         """The model id the API reports (`/v1/models`)."""
         return self.alias
 
-    # -- HTTP helpers ----------------------------------------------------------------------------
-
-    def get_json(self, path: str, timeout: float = 60.0) -> Any:
-        with urllib.request.urlopen(self.base_url + path, timeout=timeout) as resp:
-            return json.load(resp)
-
-    def post_json(self, path: str, body: Any, timeout: float = 600.0) -> Any:
-        request = urllib.request.Request(self.base_url + path, data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=timeout) as resp:
-            return json.load(resp)
+    @property
+    def client(self) -> HttpClient:
+        """An HTTP client for the server's own API (`/health`, `/props`, `/completion`, `/tokenize`, ...)."""
+        return HttpClient(self.base_url)
 
     # -- internals -------------------------------------------------------------------------------
 
@@ -204,11 +195,12 @@ class LlamaServer:
         for wildcard in ("0.0.0.0", "[::]"):
             address = address.replace(f"//{wildcard}:", "//127.0.0.1:")
         self._base_url = address
+        client = self.client
         while True:
             try:
-                if self.get_json("/health", timeout=5).get("status") == "ok":
+                if (client.get("/health", timeout=5) or {}).get("status") == "ok":
                     return
-            except (OSError, urllib.error.URLError, ValueError):
+            except (*TRANSIENT_ERRORS, HttpError):
                 pass
             if time.monotonic() > deadline or self._proc.poll() is not None:
                 raise EvaluationFailure(self._failure("never reported healthy on /health"))

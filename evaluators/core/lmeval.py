@@ -37,6 +37,17 @@ class Task:
 
 
 @dataclass
+class ImportResult:
+    """What importing one task did: its run, whether it was new, the run's summary."""
+
+    task: str
+    run_id: str
+    status: str  # "imported" or "unchanged" (the same import finished before)
+    summary: dict[str, Any]
+    duplicates: int = 0  # documents lm-eval sampled more than once (counted once)
+
+
+@dataclass
 class Folder:
     root: Path
     info: dict[str, Any]  # results file, lm-eval version, date, model, model_args (secrets redacted), ...

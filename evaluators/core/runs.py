@@ -31,6 +31,7 @@ from typing import Any
 
 from evaluators import __version__
 from evaluators.core import atomic
+from evaluators.core.contract import RunKey, RunStatus
 from evaluators.core.errors import BadInput, Interrupted
 from evaluators.core.secrets import scrub
 from evaluators.core.store import Store, utcnow
@@ -39,9 +40,6 @@ log = logging.getLogger("bananabench")
 
 JOURNAL = "attempts.jsonl"
 RUN_CONFIG = "run_config.json"
-# `runs.extra` key of a reference run (e.g. a task's own solution replayed): what it is, in words. The
-# site shows such runs as reference runs on every page, never as a model's work.
-REFERENCE_RUN = "reference_run"
 
 
 def slug(text: str, max_len: int = 48) -> str:
@@ -195,7 +193,7 @@ class Run:
         self.resumed = resumed
         self.done = done
         self.flush_every_s = float(os.environ.get("BANANABENCH_FLUSH_S", "1.0"))
-        self.status = "running"
+        self.status = RunStatus.RUNNING
         self._buffer: dict[str, list[dict[str, Any]]] = {"attempts": [], "choices": [], "attempt_metrics": []}
         self._last_flush = time.monotonic()
         self._journal = open(self.dir / JOURNAL, "a", encoding="utf-8")
@@ -252,13 +250,13 @@ class Run:
         return self.dir / name
 
     def finish(self, scores: Iterable[dict[str, Any]] = (), *, extra: dict[str, Any] | None = None,
-               status: str = "finished") -> None:
+               status: str = RunStatus.FINISHED) -> None:
         """Store the aggregates and mark the run finished, in one transaction."""
         with self._deferred_signals():
             self.flush()
             fields: dict[str, Any] = {"status": status, "finished_at": utcnow()}
             if extra is not None:
-                fields["extra"] = {**self.spec.extra, **extra, "out_dir": str(self.dir)}
+                fields["extra"] = {**self.spec.extra, **extra, RunKey.OUT_DIR: str(self.dir)}
             with self.store.write() as con:
                 self.store.replace_scores(self.run_id, list(scores), con=con)
                 self.store.update_run(self.run_id, con=con, **fields)
@@ -295,15 +293,15 @@ class Run:
         try:
             if not self._finished:
                 if exc is None or isinstance(exc, Interrupted):
-                    status, error = "interrupted", None
+                    status, error = RunStatus.INTERRUPTED, None
                 else:
-                    status, error = "failed", f"{type(exc).__name__}: {exc}"
+                    status, error = RunStatus.FAILED, f"{type(exc).__name__}: {exc}"
                 with contextlib.suppress(Exception):
                     self.flush()
                 with contextlib.suppress(Exception):
                     self.store.update_run(self.run_id, status=status, error=scrub(error) if error else None)
                 self.status = status
-                if status == "interrupted":
+                if status == RunStatus.INTERRUPTED:
                     log.warning("run %s stopped; finished items are kept, `--resume` continues it", self.run_id)
         finally:
             self._journal.close()
@@ -344,33 +342,38 @@ def _replay_journal(store: Store, run_id: str, journal: Path) -> int:
     return len(tables["attempts"])
 
 
-def latest_finished(store: Store, spec: RunSpec) -> dict[str, Any] | None:
-    """The latest run of this model, benchmark and split if it finished with the same signature: a
-    `--resume` has nothing left to do for it (a newer unfinished or different run returns None)."""
-    rows = store.query(
-        "SELECT run_id, status, signature FROM runs WHERE model_name = ? AND benchmark = ? "
-        "AND coalesce(split, '') = coalesce(?, '') ORDER BY started_at DESC LIMIT 1",
-        [spec.model_name, spec.benchmark, spec.split],
-    ).rows
-    if not rows or rows[0][1] != "finished" or rows[0][2] != spec.signature():
+def finished_run(store: Store, spec: RunSpec) -> dict[str, Any] | None:
+    """The run `--resume` need not repeat: the latest run of this model, benchmark and split, when it
+    finished with the same signature (same model identity, data and scoring). Every evaluator asks this
+    before `start_run`, so resuming a multi-part command redoes only what did not finish."""
+    latest = store.latest_run(spec.model_name, spec.benchmark, spec.split)
+    if latest is None or latest["status"] != RunStatus.FINISHED or latest["signature"] != spec.signature():
         return None
-    return store.run(rows[0][0])
+    log.info("%s%s already finished in run %s with this configuration; keeping it", spec.benchmark,
+             f" ({spec.split})" if spec.split else "", latest["run_id"])
+    return latest
+
+
+def run_dir(store: Store, run: dict[str, Any]) -> Path:
+    """A stored run's artifact folder."""
+    return Path((run.get("extra") or {}).get(RunKey.OUT_DIR) or store.root / "runs" / run["run_id"])
 
 
 def start_run(store: Store, spec: RunSpec, *, resume: bool = False, out_dir: str | os.PathLike | None = None,
-              policy: str = "public", benchmark_title: str | None = None,
-              headline_metric: str | None = None) -> Run:
+              policy: str = "public", benchmark_title: str | None = None, headline_metric: str | None = None,
+              description: str | None = None) -> Run:
     """Lock (model, benchmark), then resume the latest unfinished run or create a new one."""
     lock = _lock_for(store, spec).acquire()
     try:
         with store.write() as con:
             store.ensure_benchmark(spec.benchmark, spec.evaluator, policy=policy, title=benchmark_title,
-                                   version=spec.benchmark_version, headline_metric=headline_metric, con=con)
+                                   version=spec.benchmark_version, headline_metric=headline_metric,
+                                   description=description or None, con=con)
             # We hold the lock, so any "running" run of this pair was left by a crash.
             con.execute(
-                "UPDATE runs SET status = 'interrupted' WHERE status = 'running' AND model_name = ? "
+                "UPDATE runs SET status = ? WHERE status = ? AND model_name = ? "
                 "AND benchmark = ? AND coalesce(split, '') = coalesce(?, '')",
-                [spec.model_name, spec.benchmark, spec.split],
+                [RunStatus.INTERRUPTED, RunStatus.RUNNING, spec.model_name, spec.benchmark, spec.split],
             )
         if resume:
             run = _resume(store, spec, lock)
@@ -384,16 +387,10 @@ def start_run(store: Store, spec: RunSpec, *, resume: bool = False, out_dir: str
 
 
 def _resume(store: Store, spec: RunSpec, lock: RunLock) -> Run | None:
-    candidates = store.query(
-        "SELECT run_id, config, extra FROM runs WHERE model_name = ? AND benchmark = ? "
-        "AND coalesce(split, '') = coalesce(?, '') AND status <> 'finished' ORDER BY started_at DESC LIMIT 1",
-        [spec.model_name, spec.benchmark, spec.split],
-    ).rows
-    if not candidates:
+    latest = store.latest_run(spec.model_name, spec.benchmark, spec.split, unfinished=True)
+    if latest is None:
         return None
-    run_id, config, extra = candidates[0]
-    config = json.loads(config) if config else {}
-    extra = json.loads(extra) if extra else {}
+    run_id, config = latest["run_id"], latest["config"] or {}
     old_fields = config.get("signature", {})
     new_fields = spec.signature_fields()
     diffs = signature_diff(old_fields, new_fields)
@@ -402,11 +399,11 @@ def _resume(store: Store, spec: RunSpec, lock: RunLock) -> Run | None:
             f"cannot resume run {run_id}: its configuration differs in " + "; ".join(diffs)
             + " (start a new run without --resume)"
         )
-    directory = Path(extra.get("out_dir") or store.root / "runs" / run_id)
+    directory = run_dir(store, latest)
     directory.mkdir(parents=True, exist_ok=True)
     replayed = _replay_journal(store, run_id, directory / JOURNAL)
     done = store.done_items(run_id, exclude_statuses=spec.retry_statuses)
-    store.update_run(run_id, status="running", error=None)
+    store.update_run(run_id, status=RunStatus.RUNNING, error=None)
     log.info("resuming run %s: %d items done (%d journal lines replayed)", run_id, len(done), replayed)
     return Run(store, spec, run_id, directory, lock, resumed=True, done=done)
 
@@ -442,11 +439,11 @@ def _create(store: Store, spec: RunSpec, lock: RunLock, out_dir: str | os.PathLi
         "signature": config["signature_sha256"],
         "dataset_sha256": spec.dataset_sha256,
         "official": spec.official,
-        "status": "running",
+        "status": RunStatus.RUNNING,
         "started_at": started,
         "software_version": __version__,
         "host": socket.gethostname(),
         "n_items": spec.n_items,
-        "extra": {**spec.extra, "out_dir": str(directory)},
+        "extra": {**spec.extra, RunKey.OUT_DIR: str(directory)},
     })
     return Run(store, spec, run_id, directory, lock, resumed=False, done=set())

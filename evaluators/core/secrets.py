@@ -8,8 +8,11 @@ registered so that it is masked even where it appears inside free text.
 from __future__ import annotations
 
 import logging
+import os
 import re
 from typing import Any
+
+from evaluators.core.errors import BadInput
 
 REDACTED = "<redacted>"
 # A key names a secret if it holds one of these words, or ends in "token" (hf_token, access_token),
@@ -23,6 +26,25 @@ def register_secret(value: str | None) -> None:
     """Remember a secret value so `scrub` masks it wherever it shows up."""
     if value and len(value) >= 4:
         _registered.add(value)
+
+
+API_KEY_ENVS = ("BANANABENCH_API_KEY", "OPENAI_API_KEY")
+
+
+def api_key_from_env(var: str | None = None) -> str | None:
+    """A server API key from the environment (never a flag value: flags end up in shell history and logs).
+
+    `var` is the user's `--api-key-env VAR` (an error when empty); without it the first of
+    `$BANANABENCH_API_KEY`, `$OPENAI_API_KEY` that is set, else no key.
+    """
+    for name in (var,) if var else API_KEY_ENVS:
+        value = os.environ.get(name)
+        if value:
+            register_secret(value)
+            return value
+    if var:
+        raise BadInput(f"--api-key-env {var}: that environment variable is empty or not set")
+    return None
 
 
 def is_secret_key(key: str) -> bool:

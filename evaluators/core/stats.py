@@ -8,7 +8,7 @@ given its seed, so reports and the site never disagree.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -57,31 +57,6 @@ class PairedDelta:
     p_value: float
     n: int
     method: str
-
-
-def bootstrap_delta(n: int, delta_of: Callable[[np.ndarray], float], *, n_resamples: int = 2000,
-                    seed: int = 0, method: str = "paired bootstrap") -> PairedDelta:
-    """Resample the n paired items with replacement; `delta_of(indices)` gives B − A on a resample.
-
-    Percentile interval; two-sided p-value = twice the share of resampled deltas on the other
-    side of zero from the observed one (capped at 1).
-    """
-    if n <= 0:
-        return PairedDelta(math.nan, math.nan, math.nan, math.nan, 0, method)
-    observed = float(delta_of(np.arange(n)))
-    rng = np.random.default_rng(seed)
-    deltas = np.array([delta_of(rng.integers(0, n, size=n)) for _ in range(n_resamples)], dtype=float)
-    return summarize_resamples(observed, deltas, n, method)
-
-
-def paired_bootstrap(a: Sequence[float], b: Sequence[float], *, statistic: Callable[[np.ndarray], float] = np.mean,
-                     n_resamples: int = 2000, seed: int = 0) -> PairedDelta:
-    """Paired bootstrap of statistic(b) − statistic(a) over items scored by both A and B."""
-    xa, xb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if xa.shape != xb.shape:
-        raise ValueError("paired samples must have the same length")
-    return bootstrap_delta(len(xa), lambda idx: float(statistic(xb[idx]) - statistic(xa[idx])),
-                           n_resamples=n_resamples, seed=seed)
 
 
 def elo_expected(model_elo: float | np.ndarray, item_elo: float | np.ndarray, scale: float = 400.0):

@@ -1,29 +1,34 @@
-"""Demo step: the bundled Base Bench-format sample and base-evals sample splits, scored with transformers.
+"""Demo step: every built-in loglik benchmark on its bundled sample data, scored with transformers.
 
 Both the main model (SmolLM2-135M-Instruct's float32 copy: real log-likelihoods) and, when it is another
-model, the tiny one, so the site has a diff page of two models on the same items.
+model, the tiny one, so the site has a diff page of two models on the same items. A benchmark's sample
+is `tasks/samples/<id>/` (its data file, or the manifest and split files).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from evaluators.demo import DemoContext
-
-TITLE = "loglik: Base Bench-format sample and base-evals sample splits (transformers)"
+TITLE = "loglik: the built-in benchmarks on their sample data (transformers)"
 SAMPLES = Path(__file__).resolve().parents[2] / "tasks" / "samples"
 
 
-def run(ctx: DemoContext) -> None:
-    from evaluators import api
+def run(ctx: Any) -> None:
+    """`ctx`: the demo's `evaluators.demo.DemoContext`."""
+    from evaluators.core.spec import builtin_specs
+    from evaluators.loglik import report
+    from evaluators.loglik.options import LoglikOptions
+    from evaluators.loglik.run import run_loglik
 
+    specs = [s for s in builtin_specs() if s.evaluator == "loglik" and (SAMPLES / s.id).is_dir()]
     for model in ctx.loglik_models():
-        common = {"model": str(model.hf), "name": model.name, "results": ctx.store.root, "device": "cpu",
+        common = {"model": str(model.hf), "name": model.name, "results": str(ctx.store.root), "device": "cpu",
                   "dtype": "float32", "threads": model.threads}
-        bench = api.run_loglik(bench="base-bench", data=str(SAMPLES / "base-bench"), **common)
-        rep = bench["runs"][0]["report"]
-        ctx.notes.append(f"loglik {model.name} base-bench (sample, non-official): Overall Elo "
-                         f"{rep['overall_elo']:.0f}, accuracy {rep['accuracy']:.2f} — {bench['runs'][0]['dir']}")
-        evals = api.run_loglik(bench="base-evals", data=str(SAMPLES / "base-evals"), **common)
-        norms = ", ".join(f"{name} {s['acc_norm']:.2f}" for name, s in evals["report"]["splits"].items())
-        ctx.notes.append(f"loglik {model.name} base-evals (sample splits, non-official) acc_norm: {norms}")
+        for spec in specs:
+            result = run_loglik(LoglikOptions(bench=spec.id, data=str(SAMPLES / spec.id), **common))
+            for r in result["runs"]:
+                rep = r["report"]
+                what = f"{spec.id}" + (f" {rep['split']}" if rep.get("split") else "")
+                ctx.notes.append(f"loglik {model.name} {what} (sample, non-official): "
+                                 f"{report.headline(rep, list(rep['config']['scoring']['metrics']))} — {r['dir']}")

@@ -14,30 +14,28 @@ from __future__ import annotations
 import logging
 import math
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from evaluators.core import lmeval
+from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput, located
-from evaluators.core.runs import RunSpec, canonical_json, sha256_bytes, start_run
+from evaluators.core.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
 from evaluators.core.store import Store
 from evaluators.loglik import metrics
 
 log = logging.getLogger("bananabench")
 
 CHAT_COMMAND = "bananabench chat import-lm-eval"
+# lm-eval's verdicts, as it computed them: acc (the largest log-likelihood) and acc_norm, which divides by
+# characters (our acc_chars); our per-token acc_norm needs token counts lm-eval does not keep.
+METRICS = (Metric.ACC, Metric.ACC_CHARS)
+AGGREGATES = metrics.Aggregates(METRICS)
 
 
-@dataclass
-class ImportResult:
-    task: str
-    run_id: str
-    status: str  # "imported" or "unchanged"
-    summary: dict[str, Any]
 
 
-def import_lm_eval(store: Store, directory: str | os.PathLike, *, name: str) -> list[ImportResult]:
+def import_lm_eval(store: Store, directory: str | os.PathLike, *, name: str) -> list[lmeval.ImportResult]:
     folder = lmeval.read_folder(directory)
     tasks = folder.of_kind(lmeval.MULTIPLE_CHOICE)
     others = sorted(t.name for t in folder.tasks.values() if t.output_type != lmeval.MULTIPLE_CHOICE)
@@ -140,7 +138,7 @@ def _lm_eval_verdict(sample: dict[str, Any], metric: str, recomputed: bool) -> b
 
 
 def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[dict[str, Any]],
-           name: str) -> ImportResult:
+           name: str) -> lmeval.ImportResult:
     dataset = sha256_bytes(canonical_json([[r["item_id"], r["reference"], [c["extra"]["chars"] for c in r["choices"]]]
                                            for r in rows]).encode())
     answers = sha256_bytes(canonical_json([[r["item_id"], [c["logprob_sum"] for c in r["choices"]]]
@@ -158,20 +156,19 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
                                                                 "num_fewshot", "dataset_path") if k in task.config},
                "files": [str(task.sample_files[-1].relative_to(folder.root))]},
     )
-    summary = metrics.choice_summary([r["extra"] for r in rows], 0)
-    existing = store.query("SELECT run_id FROM runs WHERE model_name = ? AND benchmark = ? AND signature = ? "
-                           "AND status = 'finished' ORDER BY started_at DESC LIMIT 1",
-                           [name, task.name, spec.signature()]).rows
-    if existing:
-        return ImportResult(task.name, existing[0][0], "unchanged", summary)
+    summary = metrics.summarize([metrics.Verdict({m: r["extra"][f"correct_{m}"] for m in METRICS}) for r in rows],
+                                AGGREGATES)
+    existing = finished_run(store, spec)
+    if existing is not None:
+        return lmeval.ImportResult(task.name, existing["run_id"], "unchanged", summary)
     with start_run(store, spec, policy="public", benchmark_title=f"{task.name} (lm-eval)",
                    headline_metric="acc") as run:
         for row in rows:
             run.record({k: v for k, v in row.items() if k != "choices"}, choices=row["choices"])
         run.flush()
-        run.finish(metrics.choice_scores(None, summary), extra={**spec.extra, "summary": _brief(summary)})
-    return ImportResult(task.name, run.run_id, "imported", summary)
+        run.finish(metrics.score_rows(summary, AGGREGATES), extra={**spec.extra, "summary": _brief(summary)})
+    return lmeval.ImportResult(task.name, run.run_id, "imported", summary)
 
 
 def _brief(summary: dict[str, Any]) -> dict[str, Any]:
-    return {"n": summary["n"], **{m: summary[m]["value"] for m in metrics.CHOICE_METRICS if m in summary}}
+    return {"n": summary["n"], **{m: summary[m]["value"] for m in METRICS if m in summary}}

@@ -1,8 +1,12 @@
-"""Aggregates: Base Bench Elo and accuracies, base-evals acc/acc_norm, as report values and store rows.
+"""A loglik benchmark's numbers: each item's picks by the spec's choice rules, then accuracies (Wilson
+intervals), weighted accuracy and the fixed-item Elo, overall and per category, as report values and
+store rows.
 
-Predictions follow the seeds exactly: the highest mean (Base Bench, base-evals `acc_norm`) or summed
-(base-evals `acc`) continuation log-prob wins, ties go to the first index. Rejected items are not
-scored: they are counted and listed, never treated as wrong.
+Choice rules (ties go to the first index, the seeds' rule): `sum` the largest summed continuation
+log-prob, `mean` the largest mean per continuation token, `chars` the largest sum per continuation
+character (lm-eval's acc_norm). The first metric of a spec is each item's verdict: its `correct`, and
+what weighted accuracy and the Elo count. Rejected items are not scored: they are counted and listed,
+never treated as wrong.
 """
 
 from __future__ import annotations
@@ -11,11 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from evaluators.core.contract import Metric
 from evaluators.core.stats import fixed_item_elo, wilson_interval
 
-PRIOR_RATING = 1000.0
-PRIOR_WEIGHT = 4.0
-ELO_SCALE = 400.0
 ACC_CI_METHOD = "wilson"
 
 
@@ -30,6 +32,15 @@ class ChoiceScore:
 
     def as_dict(self) -> dict[str, Any]:
         return {"logprob_sum": self.logprob_sum, "n_tokens": self.n_tokens, "mean_logprob": self.mean_logprob}
+
+
+@dataclass(frozen=True)
+class Elo:
+    """Fixed-item Elo: the weighted maximum-likelihood rating with a virtual-games prior."""
+
+    prior_rating: float = 1000.0
+    prior_weight: float = 4.0
+    scale: float = 400.0
 
 
 def first_argmax(values: Sequence[float]) -> int:
@@ -54,11 +65,41 @@ def predict_chars(logprob_sums: Sequence[float], chars: Sequence[int]) -> int:
     return first_argmax([lp / max(n, 1) for lp, n in zip(logprob_sums, chars, strict=True)])
 
 
-def _elo_summary(correct: list[bool], item_elo: list[float], weight: list[float]) -> dict[str, Any]:
-    fit = fixed_item_elo(correct, item_elo, weight, prior_rating=PRIOR_RATING, prior_weight=PRIOR_WEIGHT,
-                         scale=ELO_SCALE)
-    return {"value": fit.rating, "ci_low": fit.ci_low, "ci_high": fit.ci_high,
-            "standard_error": fit.standard_error, "method": fit.method}
+RULES = ("sum", "mean", "chars")
+
+
+def pick(rule: str, choices: Sequence[ChoiceScore], texts: Sequence[str]) -> int:
+    """The choice a rule picks (`texts`: the continuations, for `chars`)."""
+    if rule == "mean":
+        return predict_mean(choices)
+    if rule == "sum":
+        return predict_sum(choices)
+    return predict_chars([c.logprob_sum for c in choices], [len(t) for t in texts])
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One scored item: whether each metric's pick is the answer, and what the aggregates weigh it by."""
+
+    correct: dict[str, bool]
+    category: str | None = None
+    weight: float = 1.0
+    item_elo: float | None = None
+
+
+@dataclass(frozen=True)
+class Aggregates:
+    """What a benchmark reports: its accuracy metrics (the first is the verdict), and whether it also
+    reports weighted accuracy, a fixed-item Elo, and per-category numbers."""
+
+    metrics: tuple[str, ...]
+    weighted: bool = False
+    elo: Elo | None = None
+    by_category: bool = False
+
+
+# Keys of a summary that are not accuracy metrics: no spec may name a metric so.
+RESERVED = (Metric.WEIGHTED_ACCURACY, Metric.ELO, "n", "rejected", "categories")
 
 
 def _accuracy(correct: list[bool]) -> dict[str, Any]:
@@ -67,85 +108,68 @@ def _accuracy(correct: list[bool]) -> dict[str, Any]:
     return {"value": k / n if n else None, "ci_low": low if n else None, "ci_high": high if n else None, "n": n}
 
 
-def base_bench_summary(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Elo (overall and per category), raw and weighted accuracy over scored items.
+def _elo(verdicts: Sequence[Verdict], verdict: str, elo: Elo) -> dict[str, Any]:
+    fit = fixed_item_elo([v.correct[verdict] for v in verdicts], [v.item_elo for v in verdicts],
+                         [v.weight for v in verdicts], prior_rating=elo.prior_rating, prior_weight=elo.prior_weight,
+                         scale=elo.scale)
+    return {"value": fit.rating, "ci_low": fit.ci_low, "ci_high": fit.ci_high,
+            "standard_error": fit.standard_error, "method": fit.method}
 
-    `items`: dicts with `category`, `correct`, `item_elo`, `point_weight` (rejected items excluded).
-    """
-    correct = [bool(i["correct"]) for i in items]
-    weights = [float(i["point_weight"]) for i in items]
-    summary: dict[str, Any] = {"n": len(items)}
-    if not items:
-        return summary
-    summary["elo"] = _elo_summary(correct, [i["item_elo"] for i in items], weights)
-    summary["accuracy"] = _accuracy(correct)
-    summary["weighted_accuracy"] = sum(w for w, c in zip(weights, correct, strict=True) if c) / sum(weights)
-    categories: dict[str, dict[str, Any]] = {}
-    for cat in dict.fromkeys(i["category"] for i in items):
-        members = [i for i in items if i["category"] == cat]
-        cc = [bool(i["correct"]) for i in members]
-        cw = [float(i["point_weight"]) for i in members]
-        categories[cat] = {
-            "n": len(members),
-            "elo": _elo_summary(cc, [i["item_elo"] for i in members], cw),
-            "accuracy": _accuracy(cc),
-            "weighted_accuracy": sum(w for w, c in zip(cw, cc, strict=True) if c) / sum(cw),
-        }
-    summary["categories"] = categories
+
+def _group(verdicts: Sequence[Verdict], agg: Aggregates) -> dict[str, Any]:
+    out: dict[str, Any] = {"n": len(verdicts)}
+    verdict = agg.metrics[0]
+    if agg.elo is not None:
+        out[Metric.ELO] = _elo(verdicts, verdict, agg.elo)
+    for metric in agg.metrics:
+        out[metric] = _accuracy([v.correct[metric] for v in verdicts])
+    if agg.weighted:
+        total = sum(v.weight for v in verdicts)
+        out[Metric.WEIGHTED_ACCURACY] = sum(v.weight for v in verdicts if v.correct[verdict]) / total
+    return out
+
+
+def summarize(verdicts: Sequence[Verdict], agg: Aggregates, n_rejected: int = 0) -> dict[str, Any]:
+    """`{"n", "rejected", <metric>: {value, ci_low, ci_high, n}, "weighted_accuracy", "elo", "categories"}` over
+    the scored items (no numbers when none could be scored); categories in order of first appearance."""
+    if not verdicts:
+        return {"n": 0, "rejected": n_rejected}
+    summary = {**_group(verdicts, agg), "rejected": n_rejected}
+    if agg.by_category:
+        cats = dict.fromkeys(v.category for v in verdicts)
+        summary["categories"] = {c: _group([v for v in verdicts if v.category == c], agg) for c in cats}
     return summary
 
 
-def base_bench_scores(summary: dict[str, Any], n_rejected: int) -> list[dict[str, Any]]:
-    """`scores` rows for a Base Bench run (headline: overall `elo`)."""
+def _rows(scope: str, key: str, group: dict[str, Any], agg: Aggregates) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
-    n = summary["n"]
-    if n:
-        rows += _elo_rows("overall", "", summary["elo"], n)
-        rows.append(_acc_row("overall", "", "accuracy", summary["accuracy"]))
-        rows.append({"scope": "overall", "key": "", "metric": "weighted_accuracy",
-                     "value": summary["weighted_accuracy"], "n": n})
-        for cat, cs in summary["categories"].items():
-            rows += _elo_rows("category", cat, cs["elo"], cs["n"])
-            rows.append(_acc_row("category", cat, "accuracy", cs["accuracy"]))
-            rows.append({"scope": "category", "key": cat, "metric": "weighted_accuracy",
-                         "value": cs["weighted_accuracy"], "n": cs["n"]})
-    rows.append({"scope": "overall", "key": "", "metric": "n_rejected", "value": float(n_rejected), "n": n + n_rejected})
+    if Metric.ELO in group:
+        elo, params = group[Metric.ELO], agg.elo
+        rows.append({"scope": scope, "key": key, "metric": Metric.ELO, "value": elo["value"], "ci_low": elo["ci_low"],
+                     "ci_high": elo["ci_high"], "n": group["n"],
+                     "extra": {"ci_method": elo["method"], "standard_error": elo["standard_error"],
+                               "prior_rating": params.prior_rating, "prior_weight": params.prior_weight,
+                               "scale": params.scale}})
+    for metric in agg.metrics:
+        acc = group[metric]
+        rows.append({"scope": scope, "key": key, "metric": metric, "value": acc["value"], "ci_low": acc["ci_low"],
+                     "ci_high": acc["ci_high"], "n": acc["n"], "extra": {"ci_method": ACC_CI_METHOD}})
+    if Metric.WEIGHTED_ACCURACY in group:
+        rows.append({"scope": scope, "key": key, "metric": Metric.WEIGHTED_ACCURACY,
+                     "value": group[Metric.WEIGHTED_ACCURACY], "n": group["n"]})
     return rows
 
 
-def _elo_rows(scope: str, key: str, elo: dict[str, Any], n: int) -> list[dict[str, Any]]:
-    return [{"scope": scope, "key": key, "metric": "elo", "value": elo["value"], "ci_low": elo["ci_low"],
-             "ci_high": elo["ci_high"], "n": n,
-             "extra": {"ci_method": elo["method"], "standard_error": elo["standard_error"],
-                       "prior_rating": PRIOR_RATING, "prior_weight": PRIOR_WEIGHT, "scale": ELO_SCALE}}]
-
-
-def _acc_row(scope: str, key: str, metric: str, acc: dict[str, Any]) -> dict[str, Any]:
-    return {"scope": scope, "key": key, "metric": metric, "value": acc["value"], "ci_low": acc["ci_low"],
-            "ci_high": acc["ci_high"], "n": acc["n"], "extra": {"ci_method": ACC_CI_METHOD}}
-
-
-def choice_summary(items: Sequence[dict[str, Any]], n_rejected: int) -> dict[str, Any]:
-    """`acc` (largest sum), `acc_norm` (largest mean per token) and `acc_chars` (lm-eval's acc_norm: per
-    character) over scored items, each from the items' `correct_<metric>` flag when they carry it."""
-    summary: dict[str, Any] = {"n": len(items), "rejected": n_rejected}
-    for metric in CHOICE_METRICS:
-        flags = [i.get(f"correct_{metric}") for i in items]
-        if items and all(f is not None for f in flags):
-            summary[metric] = _accuracy([bool(f) for f in flags])
-    return summary
-
-
-CHOICE_METRICS = ("acc_norm", "acc", "acc_chars")
-
-
-def choice_scores(split: str | None, summary: dict[str, Any]) -> list[dict[str, Any]]:
-    """`scores` rows for a multiple-choice run: the overall scope, and the split scope for a base-evals split."""
-    rows = []
-    for scope, key in (("overall", ""), ("split", split)):
-        if key is None:
-            continue
-        rows.extend(_acc_row(scope, key, metric, summary[metric]) for metric in CHOICE_METRICS if metric in summary)
-        rows.append({"scope": scope, "key": key, "metric": "n_rejected", "value": float(summary["rejected"]),
-                     "n": summary["n"] + summary["rejected"]})
+def score_rows(summary: dict[str, Any], agg: Aggregates, split: str | None = None) -> list[dict[str, Any]]:
+    """`scores` rows: the overall scope, each category, and the split scope for a run over one split."""
+    n, rejected = summary["n"], summary["rejected"]
+    counted = {"metric": Metric.N_REJECTED, "value": float(rejected), "n": n + rejected}
+    overall = _rows("overall", "", summary, agg) if n else []
+    rows = [*overall]
+    for cat, group in summary.get("categories", {}).items():
+        rows += _rows("category", cat, group, agg)
+    rows.append({"scope": "overall", "key": "", **counted})
+    if split is not None:
+        rows += [{**r, "scope": "split", "key": split} for r in overall]
+        rows.append({"scope": "split", "key": split, **counted})
     return rows

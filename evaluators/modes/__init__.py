@@ -6,6 +6,8 @@ the per-cell metrics. This package does what it leaves to its users: generate re
 into the store (`run.py`), and combine several groups the way the ModeBench grid does (`metrics.py`).
 """
 
+from evaluators.core.contract import Metric
+
 BENCHMARK = "modebench"
 CUSTOM_BENCHMARK = "modebench-custom"
-HEADLINE_METRIC = "pass_at_k"
+HEADLINE_METRIC = Metric.PASS_AT_K

@@ -34,7 +34,7 @@ def _probability(text: str) -> float:
 def _add_frozen(p: argparse.ArgumentParser, *, with_config: bool) -> None:
     g = p.add_argument_group("frozen ModeBench splits (need `pip install 'bananabench[modes-data]'`)")
     if with_config:
-        g.add_argument("--config", type=_configs, default=[], metavar="C[,C...]",
+        g.add_argument("--config", dest="configs", type=_configs, default=[], metavar="C[,C...]",
                        help="frozen configurations, e.g. level1_countdown,level1_mathir (`modebench datasets list`)")
     g.add_argument("--split", choices=SPLITS, default="eval", help="frozen split (default eval)")
     g.add_argument("--data-root", metavar="DIR", default=None,
@@ -61,26 +61,18 @@ def _add_evaluate_options(p: argparse.ArgumentParser, *, with_run: bool = True) 
 def _add_generate_options(p: argparse.ArgumentParser, *, out_required: bool) -> None:
     src = p.add_argument_group("tasks (one of)")
     tasks = src.add_mutually_exclusive_group(required=True)
-    tasks.add_argument("--config", type=_configs, default=None, metavar="C[,C...]",
+    tasks.add_argument("--config", dest="configs", type=_configs, default=None, metavar="C[,C...]",
                        help="frozen configurations, e.g. level1_countdown,level1_mathir (`modebench datasets list`)")
     tasks.add_argument("--input", metavar="TASKS.jsonl", default=None,
                        help="custom task records {id, level, domain, problem, answer}, one per line")
-    m = p.add_argument_group("model (one of)")
+    m = p.add_argument_group("model (one of --base-url and --model)")
     model = m.add_mutually_exclusive_group(required=True)
-    model.add_argument("--base-url", metavar="URL", default=None,
-                       help="an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 (llama.cpp, vLLM, ...)")
     model.add_argument("--model", metavar="PATH", default=None,
                        help="a local transformers model folder or hub id: sampled with transformers (needs [hf])")
-    m.add_argument("--model-id", metavar="ID", default=None,
-                   help="the server's model id (default: the only model, the loaded one, or the one matching --name)")
-    cliargs.add_api_key_env(m)
-    m.add_argument("--ctx", type=cliargs.positive_int, default=None, metavar="N",
-                   help="the server's context window, when it does not report one (/props)")
-    m.add_argument("--concurrency", type=cliargs.positive_int, default=4, metavar="N",
-                   help="parallel requests to the server (default 4)")
     m.add_argument("--device", default=None, help="torch device for --model: cpu, cuda, cuda:N or auto (default auto)")
     m.add_argument("--dtype", default=None, choices=("float32", "bfloat16", "float16"),
                    help="torch dtype for --model (default float32)")
+    cliargs.add_server(p, base_url_in=model)
     s = p.add_argument_group("sampling")
     s.add_argument("--k", type=cliargs.positive_int, default=8, help="draws per group (default 8)")
     s.add_argument("--groups", type=cliargs.positive_int, default=4,
@@ -170,33 +162,20 @@ def _print_cells(outcome, stream=None) -> None:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from evaluators import api
+    from evaluators.modes.run import EvaluateOptions, evaluate
 
-    outcome = api.evaluate_modes(
-        args.inputs, name=args.name, results=args.results, configs=args.config, split=args.split,
-        data_root=args.data_root, cache_dir=args.cache_dir, offline=args.offline,
-        allow_partial=args.allow_partial, run_metadata=args.run_metadata,
-        min_defined_prompts=args.min_defined_prompts, workers=args.workers, resume=args.resume,
-    )
+    outcome = evaluate(cliargs.options(EvaluateOptions, args))
     _print_cells(outcome)
     return outcome.exit_code
 
 
-def _generation_kwargs(args: argparse.Namespace) -> dict:
-    return dict(
-        configs=args.config, input=args.input, base_url=args.base_url, model=args.model, name=args.name,
-        model_id=args.model_id, api_key_env=args.api_key_env, ctx=args.ctx, concurrency=args.concurrency,
-        device=args.device, dtype=args.dtype, k=args.k, groups=args.groups, temperature=args.temperature,
-        top_p=args.top_p, max_tokens=args.max_tokens, seed=args.seed, prompt_condition=args.prompt_condition,
-        on_draw_error=args.on_draw_error, limit=args.limit, split=args.split, data_root=args.data_root,
-        cache_dir=args.cache_dir, offline=args.offline, resume=args.resume,
-    )
-
-
 def cmd_generate(args: argparse.Namespace) -> int:
-    from evaluators import api
+    from evaluators.modes.datasets import TaskSource
+    from evaluators.modes.generate import GenerateOptions, ModelSource
+    from evaluators.modes.run import generate_responses
 
-    summary = api.generate_modes(out=args.out, **_generation_kwargs(args))
+    summary = generate_responses(cliargs.options(TaskSource, args), cliargs.options(ModelSource, args),
+                                 cliargs.options(GenerateOptions, args))
     print(f"wrote {summary.out} ({summary.prompts} prompts x {summary.groups} groups, {summary.draws} draws, "
           f"{summary.failed_draws} failed) and {summary.run_metadata}")
     print(f"next: bananabench modes evaluate {summary.out}")
@@ -204,10 +183,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from evaluators import api
+    from evaluators.modes.run import RunOptions, generate_and_evaluate
 
-    outcome = api.run_modes(
-        out=args.out, results=args.results, allow_partial=args.allow_partial,
-        min_defined_prompts=args.min_defined_prompts, workers=args.workers, **_generation_kwargs(args))
+    outcome = generate_and_evaluate(cliargs.options(RunOptions, args))
     _print_cells(outcome)
     return outcome.exit_code

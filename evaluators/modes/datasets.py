@@ -23,7 +23,6 @@ from evaluators.core.errors import BadInput, EvaluationFailure, located
 CUSTOM_TASK_FIELDS = ("id", "level", "domain", "problem", "answer")
 # Fields bananabench adds to a modebench record in a generated responses file.
 GENERATED_FIELDS = ("group", "draws")
-RESPONSES_SCHEMA = "bananabench-modes-responses-v1"
 
 
 class VerifierUnavailable(EvaluationFailure):

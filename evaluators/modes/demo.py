@@ -8,13 +8,14 @@ attempts, almost all wrong on these puzzles; with `--tiny`, noise).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import shutil
 from pathlib import Path
 from typing import Any
 
-from evaluators.core.runs import REFERENCE_RUN
+from evaluators.core.contract import RunKey
 from evaluators.modes.datasets import VerifierUnavailable
 
 log = logging.getLogger("bananabench")
@@ -42,24 +43,32 @@ def walkthrough_files(work: Path) -> dict[str, Path]:
 
 
 def run(ctx: Any) -> None:
-    from evaluators import api
+    """`ctx`: the demo's `evaluators.demo.DemoContext`."""
+    from evaluators.core.backends.discovery import ServerOptions
     from evaluators.core.llamacpp import LlamaServer
+    from evaluators.modes.datasets import TaskSource
+    from evaluators.modes.generate import GenerateOptions, ModelSource
+    from evaluators.modes.run import EvaluateOptions, RunOptions, evaluate, generate_and_evaluate
 
     files = walkthrough_files(ctx.work)
-    recorded = api.evaluate_modes([files["responses"]], results=ctx.store, run_metadata=files["run"])
+    recorded = evaluate(EvaluateOptions([files["responses"]], results=ctx.store.root, run_metadata=files["run"]))
     run = ctx.store.run(recorded.run_id) or {}
-    ctx.store.update_run(recorded.run_id, extra={**(run.get("extra") or {}), REFERENCE_RUN: WALKTHROUGH_NOTE})
+    ctx.store.update_run(recorded.run_id, extra={**(run.get("extra") or {}), RunKey.REFERENCE_RUN: WALKTHROUGH_NOTE})
     ctx.notes.append(f"modes: walkthrough responses -> reference run {recorded.run_id} ({recorded.status}, "
                      f"{recorded.attempts} attempts)")
     model = ctx.main
     with LlamaServer(model.gguf, n_ctx=4096, parallel=2, alias=model.name, threads=model.threads) as server:
-        generation = dict(input=files["tasks"], base_url=server.base_url, name=model.name, results=ctx.store,
-                          out=files["dir"] / f"{model.name}-responses.jsonl", k=2, groups=2,
-                          max_tokens=model.modes_tokens, seed=1, concurrency=2)
+        options = RunOptions(
+            tasks=TaskSource(input=files["tasks"]),
+            model=ModelSource(server=ServerOptions(base_url=server.base_url, concurrency=2)),
+            generation=GenerateOptions(out=files["dir"] / f"{model.name}-responses.jsonl", name=model.name, k=2,
+                                       groups=2, max_tokens=model.modes_tokens, seed=1),
+            results=ctx.store.root)
         try:
-            outcome = api.run_modes(**generation)
+            outcome = generate_and_evaluate(options)
         except VerifierUnavailable as exc:  # grading is resumable: the responses are kept
             log.warning("%s; resuming once", exc)
-            outcome = api.run_modes(**generation, resume=True)
+            outcome = generate_and_evaluate(dataclasses.replace(
+                options, generation=dataclasses.replace(options.generation, resume=True)))
     ctx.notes.append(f"modes: {model.name} on the walkthrough tasks -> run {outcome.run_id} ({outcome.status}, "
                      f"{outcome.attempts} attempts)")

@@ -19,16 +19,17 @@ import json
 import logging
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from evaluators.core import atomic
 from evaluators.core.backends.base import Backend, GenerationRequest, GenerationResult
-from evaluators.core.backends.server import split_reasoning
+from evaluators.core.backends.discovery import ServerOptions
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.progress import Progress
 from evaluators.core.runs import canonical_json, sha256_bytes, signature_diff
+from evaluators.core.text import split_reasoning
 
 log = logging.getLogger("bananabench")
 
@@ -72,32 +73,27 @@ class GenerationSummary:
 
 @dataclass
 class ModelSource:
-    """Where draws come from: an OpenAI-compatible server (`base_url`) or a local transformers model."""
+    """Where draws come from: an OpenAI-compatible server (`server.base_url`) or a local transformers model."""
 
-    base_url: str | None = None
+    server: ServerOptions = field(default_factory=ServerOptions)
     model: str | None = None
-    model_id: str | None = None
-    api_key_env: str | None = None
-    ctx: int | None = None
-    concurrency: int = 4
     device: str | None = None
     dtype: str | None = None
 
     def describe(self) -> dict[str, Any]:
-        return {"base_url": self.base_url, "model_id": self.model_id} if self.base_url \
+        return {"base_url": self.server.base_url, "model_id": self.server.model_id} if self.server.base_url \
             else {"model": str(self.model)}
 
 
 def open_backend(source: ModelSource, name: str | None) -> tuple[Backend, dict[str, Any], str]:
     """(backend, model {id, revision, artifact}, backend kind) for `source`; `name` defaults from the model."""
-    if bool(source.base_url) == bool(source.model):
+    if bool(source.server.base_url) == bool(source.model):
         raise BadInput("give either --base-url (a server) or --model (a local transformers model)")
-    if source.base_url:
-        from evaluators.core.backends.server import ServerBackend, api_key_from_env
+    if source.server.base_url:
+        from evaluators.core.backends.server import ServerBackend
 
-        backend = ServerBackend.connect(source.base_url, model_id=source.model_id, name=name, ctx=source.ctx,
-                                        api_key=api_key_from_env(source.api_key_env),
-                                        concurrency=source.concurrency)
+        backend = ServerBackend(source.server.discover(name), api_key=source.server.key(),
+                                concurrency=source.server.concurrency)
         log.info("%s", backend.info.startup_line())
         identity = backend.identity
         revision = f"server-config-{backend.info.fingerprint}"

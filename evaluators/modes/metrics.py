@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-CELL_METRICS = ("accuracy", "pass_at_k", "distinct_at_k")
+from evaluators.core.contract import Metric, ScoreKey
+
+CELL_METRICS = (Metric.ACCURACY, Metric.PASS_AT_K, Metric.DISTINCT_AT_K)  # also the `Cell` fields
 PCMD_FIELDS = ("aggregation", "defined_prompts", "prompts", "support", "min_defined_prompts", "reportable",
                "standard_error", "rarefied_distinct_at_2", "effective_modes", "reason")
 WEIGHTING = "groups equally within a prompt, prompts equally within a cell, cells equally overall"
@@ -91,7 +93,7 @@ def failed_cell(level: int, domain: str, k: int, config: str | None, groups: int
 
 def _cell_extra(cell: Cell) -> dict[str, Any]:
     return {"level": cell.level, "domain": cell.domain, "k": cell.k, "config": cell.config,
-            "groups": cell.groups, "reportable": cell.reportable, "protocol_notes": cell.protocol_notes,
+            "groups": cell.groups, ScoreKey.REPORTABLE: cell.reportable, "protocol_notes": cell.protocol_notes,
             "weighting": WEIGHTING}
 
 
@@ -108,8 +110,8 @@ def score_rows(cells: Sequence[Cell]) -> list[dict[str, Any]]:
             rows.append({"scope": "cell", "key": cell.key, "metric": name, "value": getattr(cell, name),
                          "n": cell.prompts, "extra": base})
         pcmd_extra = {**base, **{f: cell.pcmd.get(f) for f in PCMD_FIELDS if f in cell.pcmd}}
-        pcmd_extra["reportable"] = cell.reportable
-        rows.append({"scope": "cell", "key": cell.key, "metric": "pcmd", "value": cell.pcmd.get("d_mode"),
+        pcmd_extra[ScoreKey.REPORTABLE] = cell.reportable
+        rows.append({"scope": "cell", "key": cell.key, "metric": Metric.PCMD, "value": cell.pcmd.get("d_mode"),
                      "n": cell.pcmd.get("defined_prompts"), "extra": pcmd_extra})
     rows.extend(overall_rows(cells))
     return rows
@@ -122,12 +124,12 @@ def overall_rows(cells: Sequence[Cell]) -> list[dict[str, Any]]:
         return []
     prompts = sum(c.prompts or 0 for c in cells)
     extra = {"k": ks.pop(), "cells": [c.key for c in cells], "weighting": WEIGHTING,
-             "reportable": all(c.reportable for c in cells)}
+             ScoreKey.REPORTABLE: all(c.reportable for c in cells)}
     rows = [{"scope": "overall", "key": "", "metric": name, "n": prompts, "extra": extra,
              "value": statistics.fmean(getattr(c, name) for c in cells)} for name in CELL_METRICS]
     defined = [c for c in cells if c.pcmd.get("d_mode") is not None]
     if defined:
-        rows.append({"scope": "overall", "key": "", "metric": "pcmd", "n": len(defined),
+        rows.append({"scope": "overall", "key": "", "metric": Metric.PCMD, "n": len(defined),
                      "value": statistics.fmean(c.pcmd["d_mode"] for c in defined),
                      "extra": {**extra, "cells": [c.key for c in defined],
                                "defined_prompts": sum(c.pcmd.get("defined_prompts") or 0 for c in defined)}})

@@ -8,7 +8,7 @@ one attempt row per response and one score row per cell and metric. A failed mod
 
 from __future__ import annotations
 
-import json
+import dataclasses
 import logging
 import os
 from collections.abc import Sequence
@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluators.core.atomic import require_writable
+from evaluators.core.contract import AttemptKey, RunStatus
 from evaluators.core.errors import BadInput
 from evaluators.core.progress import Progress
-from evaluators.core.runs import RunSpec, canonical_json, sha256_bytes, sha256_file, slug, start_run
-from evaluators.core.store import Store
+from evaluators.core.runs import RunSpec, canonical_json, run_dir, sha256_bytes, sha256_file, slug, start_run
+from evaluators.core.store import Store, writable_store
 from evaluators.modes import BENCHMARK, CUSTOM_BENCHMARK, HEADLINE_METRIC, datasets, grading, metrics
 from evaluators.modes.generate import (
     GenerateOptions,
@@ -41,10 +43,11 @@ UNSCORABLE = ("timeout", "invalid_reference", "worker_failure", "resource_limit"
 
 @dataclass
 class EvaluateOptions:
-    """What `bananabench modes evaluate` takes (see its --help)."""
+    """What `bananabench modes evaluate` (and `evaluators.api.evaluate_modes`) takes (see its --help)."""
 
     inputs: Sequence[str | os.PathLike]
     name: str | None = None
+    results: str | os.PathLike | None = None
     configs: Sequence[str] = ()
     split: str = "eval"
     data_root: str | os.PathLike | None = None
@@ -150,15 +153,11 @@ def _spec(opts: EvaluateOptions, responses: datasets.ResponseSet, run_meta: dict
 
 def _resumable_artifacts(store: Store, spec: RunSpec) -> Path | None:
     """The graded units of an unfinished run of the same evaluation (killed while it was being stored)."""
-    rows = store.query(
-        "SELECT signature, extra FROM runs WHERE model_name = ? AND benchmark = ? AND coalesce(split, '') = "
-        "coalesce(?, '') AND status <> 'finished' ORDER BY started_at DESC LIMIT 1",
-        [spec.model_name, spec.benchmark, spec.split]).rows
-    if not rows or rows[0][0] != spec.signature():
+    run = store.latest_run(spec.model_name, spec.benchmark, spec.split, unfinished=True)
+    if run is None or run["signature"] != spec.signature():
         return None
-    out_dir = json.loads(rows[0][1] or "{}").get("out_dir")
-    folder = Path(out_dir) / ARTIFACTS if out_dir else None
-    return folder if folder is not None and folder.is_dir() else None
+    folder = run_dir(store, run) / ARTIFACTS
+    return folder if folder.is_dir() else None
 
 
 def _cells(units: list[grading.Unit], responses: datasets.ResponseSet, threshold: int,
@@ -195,7 +194,7 @@ def _attempt_row(unit: grading.Unit, prompt: datasets.PromptGroup, result: dict[
     response = prompt.record["responses"][index]
     draw = (prompt.draws or [None] * prompt.k)[index] or {}
     extra: dict[str, Any] = {
-        "group": unit.group, "draw": index + 1, "k": prompt.k, "level": prompt.level, "domain": prompt.domain,
+        AttemptKey.GROUP: unit.group, "draw": index + 1, "k": prompt.k, "level": prompt.level, "domain": prompt.domain,
         "config": unit.config, "cell": cell_key, "canonical_key": grade["canonical_key"],
         "detail": grade.get("detail"), "prompt_sha256": result.get("prompt_sha256"),
         "reference_sha256": result.get("reference_sha256"),
@@ -223,8 +222,9 @@ def _attempt_row(unit: grading.Unit, prompt: datasets.PromptGroup, result: dict[
     }
 
 
-def evaluate(store: Store, opts: EvaluateOptions) -> EvaluationOutcome:
+def evaluate(opts: EvaluateOptions) -> EvaluationOutcome:
     """Grade `opts.inputs` with modebench, then store every attempt and (if it completed) every score."""
+    store = writable_store(opts.results)
     if not opts.inputs:
         raise BadInput("no input files")
     responses = datasets.read_responses(list(opts.inputs), configs=list(opts.configs), split=opts.split)
@@ -274,7 +274,7 @@ def evaluate(store: Store, opts: EvaluateOptions) -> EvaluationOutcome:
         extra = _run_extra(store, units, artifacts, opts, run_meta, run_path, inputs_sha256, status_counts, reason)
         if failed:
             run.store.update_run(run.run_id, error=reason)
-            run.finish([], extra=extra, status="failed")
+            run.finish([], extra=extra, status=RunStatus.FAILED)
         else:
             run.finish(metrics.score_rows(cells), extra=extra)
         outcome = EvaluationOutcome(run_id=run.run_id, status="failed" if failed else "completed", cells=cells,
@@ -319,6 +319,8 @@ def _run_extra(store: Store, units: list[grading.Unit], artifacts: Path, opts: E
 
 def generate_responses(tasks: datasets.TaskSource, source: ModelSource, opts: GenerateOptions) -> GenerationSummary:
     """`bananabench modes generate`: load the tasks, open the model, write the responses file."""
+    if opts.out is not None:
+        require_writable(Path(opts.out).parent, "--out")
     task_list = tasks.load()
     backend, model, kind = open_backend(source, opts.name)
     with backend:
@@ -335,33 +337,48 @@ def default_out(store: Store, name: str, tasks: datasets.TaskSource, source: Mod
     return store.root / GENERATIONS / f"{slug(name)}-{digest}.jsonl"
 
 
-def generate_and_evaluate(store: Store, tasks: datasets.TaskSource, source: ModelSource, opts: GenerateOptions, *,
-                          min_defined_prompts: int = 30, workers: int = 1,
-                          allow_partial: bool = False) -> EvaluationOutcome:
+@dataclass
+class RunOptions:
+    """What `bananabench modes run` (and `evaluators.api.run_modes`) takes: generation, then evaluation."""
+
+    tasks: datasets.TaskSource
+    model: ModelSource
+    generation: GenerateOptions
+    results: str | os.PathLike | None = None
+    min_defined_prompts: int = 30
+    workers: int = 1
+    allow_partial: bool = False
+
+
+def generate_and_evaluate(opts: RunOptions) -> EvaluationOutcome:
     """`bananabench modes run`: generate (or, under --resume, continue or reuse) and then evaluate."""
+    tasks, source, generation = opts.tasks, opts.model, opts.generation
+    store = writable_store(opts.results)
+    if generation.out is not None:
+        require_writable(Path(generation.out).parent, "--out")
     task_list = tasks.load()
     backend = None
     try:
-        name = opts.name
+        name = generation.name
         if name is None:
             backend, model, kind = open_backend(source, None)
             name = model["id"]
-        out = Path(opts.out) if opts.out else default_out(store, name, tasks, source, opts)
-        if out.exists() and opts.resume:
+        out = Path(generation.out) if generation.out else default_out(store, name, tasks, source, generation)
+        if out.exists() and generation.resume:
             log.info("responses already generated: %s", out)
-        elif out.exists() and not opts.out:
+        elif out.exists() and not generation.out:
             raise BadInput(f"responses for exactly this configuration already exist: {out}; pass --resume to "
                            "evaluate them, or --out FILE to sample again")
         else:
             if backend is None:
                 backend, model, kind = open_backend(source, name)
-            generate(task_list, backend, model, kind, GenerateOptions(**{**opts.__dict__, "out": out, "name": name}))
+            generate(task_list, backend, model, kind, dataclasses.replace(generation, out=out, name=name))
     finally:
         if backend is not None:
             backend.close()
     configs = list(tasks.configs or [])
-    return evaluate(store, EvaluateOptions(
-        inputs=[out], name=name, configs=configs, split=tasks.split, data_root=tasks.data_root,
+    return evaluate(EvaluateOptions(
+        inputs=[out], name=name, results=opts.results, configs=configs, split=tasks.split, data_root=tasks.data_root,
         cache_dir=tasks.cache_dir, offline=tasks.offline,
-        allow_partial=allow_partial or bool(configs and tasks.limit), run_metadata=paths(out)[2],
-        min_defined_prompts=min_defined_prompts, workers=workers, resume=opts.resume))
+        allow_partial=opts.allow_partial or bool(configs and tasks.limit), run_metadata=paths(out)[2],
+        min_defined_prompts=opts.min_defined_prompts, workers=opts.workers, resume=generation.resume))

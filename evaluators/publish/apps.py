@@ -20,7 +20,9 @@ import re
 import stat
 from pathlib import Path
 
-from evaluators.publish.queries import Attempt, Queries
+from evaluators.core.contract import AttemptKey
+from evaluators.publish.queries import Queries
+from evaluators.publish.views import Attempt
 
 log = logging.getLogger("bananabench")
 
@@ -59,12 +61,12 @@ def image_suffix(path: Path) -> str | None:
 
 def find_entry(q: Queries, att: Attempt) -> tuple[Path, str] | None:
     """(app folder, entry page relative to it) for an attempt's app, if it has one."""
-    explicit = q.resolve(att.extra.get("app"))
+    explicit = q.resolve(att.extra.get(AttemptKey.APP))
     if explicit is not None and explicit.is_file() and explicit.suffix == ".html":
         return explicit.parent, explicit.name
-    workspace = q.resolve(att.extra.get("workspace"))  # the agent runner keeps manual tasks' workspaces
+    workspace = q.resolve(att.extra.get(AttemptKey.WORKSPACE))  # the agent runner keeps manual tasks' workspaces
     if workspace is None:
-        artifacts = q.resolve(att.extra.get("artifacts"))
+        artifacts = q.resolve(att.extra.get(AttemptKey.ARTIFACTS))
         if artifacts is None:
             return None
         workspace = artifacts / "workspace"

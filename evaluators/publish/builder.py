@@ -14,12 +14,10 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import datetime as dt
-import hashlib
 import json
 import logging
 import math
 import os
-import re
 import resource
 import shutil
 import tempfile
@@ -31,21 +29,20 @@ from typing import Any
 
 from evaluators import __version__
 from evaluators.core.atomic import require_writable
+from evaluators.core.contract import AttemptKey
 from evaluators.core.errors import BadInput
 from evaluators.core.export import EXPORT_TABLES, export_store
 from evaluators.core.store import Store
-from evaluators.publish import apps, fmt
+from evaluators.publish import apps, artifacts, fmt
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
-from evaluators.publish.queries import Attempt, Leaderboard, Queries, RunSummary, reference_note
+from evaluators.publish.links import Links
+from evaluators.publish.queries import Queries, reference_note
+from evaluators.publish.views import Attempt, Leaderboard, RunSummary
 
 log = logging.getLogger("bananabench")
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 MARKER = ".bananabench-site"
-ARTIFACT_CAP = 100_000  # bytes of one text artifact shown on an attempt page
-TEXT_ARTIFACTS = (".md", ".diff", ".patch", ".log", ".txt")  # events.jsonl stays in the results folder
-FIRST_ARTIFACTS = ("final_message.md", "changes.diff", "verify.log")
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
 @dataclass
@@ -59,69 +56,6 @@ class BuildResult:
     main_thread_cpu_seconds: float
     leaderboard_bytes: int
     timings: dict[str, float] = field(default_factory=dict)
-
-
-def _hash(text: str, n: int = 8) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:n]
-
-
-def _slugify(text: str) -> str:
-    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.")[:40].strip("-.") or "x"
-
-
-class Slugs:
-    """Stable, unique, filesystem- and URL-safe names for model names, run ids, benchmarks."""
-
-    def __init__(self) -> None:
-        self._by_text: dict[str, str] = {}
-        self._taken: set[str] = set()
-
-    def __call__(self, text: str) -> str:
-        if text in self._by_text:
-            return self._by_text[text]
-        slug = text if _SAFE_NAME.match(text) else f"{_slugify(text)}-{_hash(text)}"
-        if slug.lower() in self._taken:  # also distinct on case-insensitive file systems
-            slug = f"{_slugify(text)}-{_hash(text, 16)}"
-        self._taken.add(slug.lower())
-        self._by_text[text] = slug
-        return slug
-
-
-class Links:
-    """Site-root-relative paths of every page; templates prefix them with `root`."""
-
-    def __init__(self) -> None:
-        self.model_slug, self.run_slug, self.bench_slug = Slugs(), Slugs(), Slugs()
-        self.diffs: dict[tuple[str, str], str] = {}
-
-    def model(self, name: str) -> str:
-        return f"models/{self.model_slug(name)}.html"
-
-    def run(self, run_id: str) -> str:
-        return f"runs/{self.run_slug(run_id)}.html"
-
-    def items(self, run_id: str) -> str:
-        return f"runs/{self.run_slug(run_id)}.items.js"
-
-    def bench(self, name: str) -> str:
-        return f"benchmarks/{self.bench_slug(name)}.html"
-
-    def attempt(self, run_id: str, item_id: str, attempt: int) -> str:
-        return f"attempts/{self.run_slug(run_id)}/{_slugify(item_id)}-{_hash(item_id, 6)}-{attempt}.html"
-
-    def app(self, run_id: str, item_id: str, attempt: int) -> str:
-        return f"apps/{self.run_slug(run_id)}/{_slugify(item_id)}-{_hash(item_id, 6)}-{attempt}"
-
-    def media(self, run_id: str, item_id: str, attempt: int, kind: str, suffix: str) -> str:
-        return f"media/{self.run_slug(run_id)}/{_slugify(item_id)}-{_hash(item_id, 6)}-{attempt}-{kind}{suffix}"
-
-    def diff(self, model: str, baseline: str) -> str | None:
-        return self.diffs.get((model, baseline))
-
-    def add_diff(self, model: str, baseline: str) -> str:
-        path = f"diffs/{self.model_slug(model)}--vs--{_slugify(baseline)}-{_hash(baseline)}.html"
-        self.diffs[(model, baseline)] = path
-        return path
 
 
 def _when(value: Any) -> str:
@@ -289,7 +223,8 @@ class SiteBuilder:
 
     def attempt_files(self, att: Attempt) -> tuple[dict[str, str], list[tuple[str, str]], str | None]:
         """Screenshots copied into the site, text artifacts and checklist of one attempt (thread-safe)."""
-        return self.copy_screenshots(att), self.read_artifacts(att), self.read_text(att.extra.get("checklist"))
+        return (artifacts.copy_screenshots(self.q, self.links, self.out, att), artifacts.read_artifacts(self.q, att),
+                artifacts.read_text(self.q, att.extra.get(AttemptKey.CHECKLIST)))
 
     def attempt_page(self, summary: RunSummary, att: Attempt, shots: dict[str, str],
                      artifacts: list[tuple[str, str]], checklist: str | None) -> None:
@@ -307,42 +242,6 @@ class SiteBuilder:
             payload = rows_json.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
             _write_file(self.out / self.links.items(run_id),
                         f'(window.BBDATA=window.BBDATA||{{}})["items:{key}"]={payload};\n')
-
-    # -- artifacts ---------------------------------------------------------------------------
-
-    def read_text(self, relpath: Any) -> str | None:
-        path = self.q.resolve(relpath)
-        return _read_capped(path) if path is not None and path.is_file() else None
-
-    def read_artifacts(self, att: Attempt) -> list[tuple[str, str]]:
-        """The attempt's text artifacts (not symlinks: the folder holds model-written files)."""
-        folder = self.q.resolve(att.extra.get("artifacts"))
-        if folder is None or not folder.is_dir():
-            return []
-        with os.scandir(folder) as entries:
-            files = [e for e in entries if e.is_file(follow_symlinks=False) and e.name.endswith(TEXT_ARTIFACTS)]
-        files.sort(key=lambda e: (FIRST_ARTIFACTS.index(e.name) if e.name in FIRST_ARTIFACTS else 99, e.name))
-        return [(e.name, _read_capped(Path(e.path))) for e in files]
-
-    def copy_screenshots(self, att: Attempt) -> dict[str, str]:
-        """Copy the attempt's screenshots into the site (images only, checked by their magic bytes)."""
-        shots = att.extra.get("screenshots")
-        out: dict[str, str] = {}
-        if not isinstance(shots, dict):
-            return out
-        for kind in ("desktop", "mobile"):
-            path = self.q.resolve(shots.get(kind))
-            if path is None or not path.is_file():
-                continue
-            suffix = apps.image_suffix(path)
-            if suffix is None:
-                log.warning("%s: not a PNG/JPEG/WebP image; not published", path)
-                continue
-            target = self.links.media(att.run_id, att.item_id, att.attempt, kind, suffix)
-            (self.out / target).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, self.out / target)
-            out[kind] = target
-        return out
 
     def publish_app(self, att: Attempt) -> str | None:
         """The app page: our page holding the app, inlined, in a sandboxed frame (no model file is published)."""
@@ -364,8 +263,8 @@ class SiteBuilder:
         cards = []
         for e in entries:
             app = self.links.app(e.run_id, e.attempt.item_id, e.attempt.attempt) + ".html"
-            cards.append({"e": e, "shots": self.copy_screenshots(e.attempt),
-                          "checklist": self.read_text(e.attempt.extra.get("checklist")),
+            cards.append({"e": e, "shots": artifacts.copy_screenshots(self.q, self.links, self.out, e.attempt),
+                          "checklist": artifacts.read_text(self.q, e.attempt.extra.get(AttemptKey.CHECKLIST)),
                           "attempt": self.links.attempt(e.run_id, e.attempt.item_id, e.attempt.attempt),
                           "app": app if (self.out / app).exists() else None})
         tasks: dict[str, list[dict]] = {}
@@ -429,16 +328,6 @@ def _finite(value: float | None) -> float | None:
 def _write_file(target: Path, text: str) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
-
-
-def _read_capped(path: Path) -> str:
-    """A text file for a page: at most ARTIFACT_CAP bytes, undecodable bytes replaced."""
-    with open(path, "rb") as fh:
-        data = fh.read(ARTIFACT_CAP + 1)
-    text = data[:ARTIFACT_CAP].decode("utf-8", errors="replace")
-    if len(data) > ARTIFACT_CAP:
-        text += f"\n… (truncated; the full file is {path.stat().st_size:,} bytes in the results folder)"
-    return text
 
 
 def _kind(metric: str) -> str:

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from evaluators.core import atomic, cliargs
+from evaluators.core.store import Store
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,23 +47,25 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_publish(args) -> int:
-    from evaluators import api
+    from evaluators.publish.builder import publish
 
-    result = api.publish_site(args.results, args.out, private=args.private, include_apps=args.include_apps,
-                              baselines=args.baseline, templates=args.templates)
+    result = publish(Store(args.results), args.out, private=args.private, include_apps=args.include_apps,
+                     baselines=args.baseline, templates=args.templates)
     print(f"published {result.pages} pages ({result.files} files, {result.bytes / 1e6:.1f} MB) in "
           f"{result.seconds:.1f} s: {(result.path / 'index.html').resolve()}")
     return 0
 
 
 def cmd_report(args) -> int:
-    from evaluators import api
     from evaluators.core.errors import BadInput
+    from evaluators.publish.queries import Queries
+    from evaluators.publish.report import build_report
 
     if args.compare and args.model:
         raise BadInput("--compare reports on all models; drop --model (or drop --compare)")
-    text = api.report(args.results, model=args.model, baselines=args.baseline, compare=args.compare,
-                      markdown=args.md, private=args.private)
+    with Queries.open(Store(args.results), private=args.private) as q:
+        text = build_report(q, model=args.model, baselines=args.baseline, compare_all=args.compare,
+                            markdown=args.md)
     if args.out:
         atomic.write_text(args.out, text, overwrite=args.overwrite)
         print(f"wrote {args.out}")

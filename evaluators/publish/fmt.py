@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import math
 
+from evaluators.core.contract import Metric
+
 # Fractions in the store, shown as percentages (deltas in percentage points).
 FRACTION_METRICS = frozenset({
-    "accuracy", "acc", "acc_norm", "acc_chars", "weighted_accuracy", "score", "pass_at_k", "distinct_at_k", "pcmd",
-    "pass_rate", "recall", "precision",
+    Metric.ACCURACY, Metric.ACC, Metric.ACC_NORM, Metric.ACC_CHARS, Metric.WEIGHTED_ACCURACY, Metric.SCORE,
+    Metric.PASS_AT_K, Metric.DISTINCT_AT_K, Metric.PCMD, Metric.PASS_RATE, "recall", "precision",
 })
-RATING_METRICS = frozenset({"elo"})
-GRADE_METRICS = frozenset({"manual_grade"})
+RATING_METRICS = frozenset({Metric.ELO})
+GRADE_METRICS = frozenset({Metric.MANUAL_GRADE})
 
 METRIC_LABELS = {
-    "accuracy": "accuracy", "acc": "acc", "acc_norm": "acc_norm", "weighted_accuracy": "weighted acc.",
+    Metric.ACC_NORM: "acc_norm", Metric.WEIGHTED_ACCURACY: "weighted acc.",
     # lm-eval's acc_norm divides by the continuation's characters; ours (acc_norm) by its tokens
-    "acc_chars": "lm-eval acc_norm (chars)",
-    "elo": "Elo", "score": "score", "pass_at_k": "pass@k", "distinct_at_k": "distinct@k", "pcmd": "PCMD",
-    "manual_grade": "human grade", "n_correct": "correct", "n_wrong": "wrong", "n_unanswered": "unanswered",
+    Metric.ACC_CHARS: "lm-eval acc_norm (chars)",
+    Metric.ELO: "Elo", Metric.PASS_AT_K: "pass@k", Metric.DISTINCT_AT_K: "distinct@k", Metric.PCMD: "PCMD",
+    Metric.MANUAL_GRADE: "human grade", "n_correct": "correct", "n_wrong": "wrong", "n_unanswered": "unanswered",
     "n_truncated": "truncated (cut by the token budget)", "n_error": "errors",
 }
 
@@ -66,49 +68,42 @@ def number(metric: str, v: float | None) -> str:
     return text[:-1] if text.endswith("%") else text.removesuffix("/5")
 
 
+def _scaled(metric: str, x: float, sign: str = "", other: str = ".3g") -> str:
+    """`x` in the metric's display units, without the unit: percentage points for fractions, whole
+    points for ratings, three significant digits otherwise (`sign`: "+" for differences)."""
+    if is_fraction(metric):
+        return f"{100 * x:{sign}.1f}"
+    if metric in RATING_METRICS:
+        return f"{x:{sign}.0f}"
+    return f"{x:{sign}{other}}"
+
+
 def delta(metric: str, d: float | None) -> str:
     """A signed difference: `+3.1 pp` for fractions, `+25` Elo, `+0.4` otherwise."""
     if not _finite(d):
         return "—"
-    if is_fraction(metric):
-        return f"{100 * d:+.1f} pp"
-    if metric in RATING_METRICS:
-        return f"{d:+.0f}"
-    return f"{d:+.3g}"
+    return _scaled(metric, d, "+") + (" pp" if is_fraction(metric) else "")
 
 
 def delta_interval(metric: str, low: float | None, high: float | None) -> str:
     """A 95% interval of a difference, `[-9.1, +63.6] pp`; empty without one."""
     if not (_finite(low) and _finite(high)):
         return ""
-    if is_fraction(metric):
-        return f"[{100 * low:+.1f}, {100 * high:+.1f}] pp"
-    if metric in RATING_METRICS:
-        return f"[{low:+.0f}, {high:+.0f}]"
-    return f"[{low:+.3g}, {high:+.3g}]"
+    return f"[{_scaled(metric, low, '+')}, {_scaled(metric, high, '+')}]" + (" pp" if is_fraction(metric) else "")
 
 
 def interval(metric: str, low: float | None, high: float | None) -> str:
     """A 95% interval as `58.1–64.0%`; empty when the store has none."""
     if not (_finite(low) and _finite(high)):
         return ""
-    if is_fraction(metric):
-        return f"{100 * low:.1f}–{100 * high:.1f}%"
-    if metric in RATING_METRICS:
-        return f"{low:.0f}–{high:.0f}"
-    return f"{low:.3g}–{high:.3g}"
+    return f"{_scaled(metric, low)}–{_scaled(metric, high)}" + ("%" if is_fraction(metric) else "")
 
 
 def half_width(metric: str, low: float | None, high: float | None) -> str:
     """`±3.0` (in display units) for a compact cell; empty without an interval."""
     if not (_finite(low) and _finite(high)):
         return ""
-    width = (high - low) / 2
-    if is_fraction(metric):
-        return f"±{100 * width:.1f}"
-    if metric in RATING_METRICS:
-        return f"±{width:.0f}"
-    return f"±{width:.2g}"
+    return "±" + _scaled(metric, (high - low) / 2, other=".2g")
 
 
 def p_value(p: float | None) -> str:

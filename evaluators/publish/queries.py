@@ -15,218 +15,38 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from evaluators.core import paired
+from evaluators.core.contract import ERROR_STATUSES, AttemptKey, Metric, RunKey
 from evaluators.core.errors import BadInput
-from evaluators.core.runs import REFERENCE_RUN
+from evaluators.core.paired import Pairing, natural_key
 from evaluators.core.store import DB_NAME, Store
 from evaluators.publish.fmt import is_count
+from evaluators.publish.views import (
+    Attempt,
+    Benchmark,
+    BenchmarkView,
+    Cell,
+    Column,
+    GalleryEntry,
+    Leaderboard,
+    LeaderboardRow,
+    ModelView,
+    RunSummary,
+    Score,
+    ScoreTable,
+)
 
 # Leaderboard column order: evaluators in pipeline order, then anything else alphabetically.
 EVALUATOR_ORDER = ("loglik", "chat", "agent", "modes")
 # Overall metrics shown beside a benchmark's headline on the leaderboard when a run has them.
-SECONDARY_METRICS = ("pcmd", "manual_grade")
+SECONDARY_METRICS = (Metric.PCMD, Metric.MANUAL_GRADE)
 # How many runs' per-item outcomes `Queries.item_outcomes` keeps (diffs reuse a baseline's runs).
 OUTCOME_CACHE_RUNS = 64
-# Attempt statuses that mean "the infrastructure failed", never "the model was wrong".
-ERROR_STATUSES = ("error",)
-
-
-@dataclass(frozen=True)
-class Benchmark:
-    name: str
-    evaluator: str
-    title: str
-    version: str | None
-    policy: str
-    headline_metric: str | None
-    higher_is_better: bool
-    description: str | None
-
-    @property
-    def ids_only(self) -> bool:
-        return self.policy == "ids-only"
-
-
-@dataclass(frozen=True)
-class Score:
-    """One `scores` row."""
-
-    run_id: str
-    scope: str
-    key: str
-    metric: str
-    value: float | None
-    ci_low: float | None
-    ci_high: float | None
-    n: int | None
-    extra: dict[str, Any]
-
-    @property
-    def reportable(self) -> bool | None:
-        flag = self.extra.get("reportable")
-        return None if flag is None else bool(flag)
-
-    @property
-    def ci_method(self) -> str | None:
-        return self.extra.get("ci_method")
-
-
-@dataclass(frozen=True)
-class Cell:
-    """A value a table shows, with the run it comes from."""
-
-    score: Score
-    run_id: str
-    official: bool
-    finished_at: Any
-    split: str
-
-    @property
-    def value(self) -> float | None:
-        return self.score.value
-
-
-@dataclass(frozen=True)
-class Column:
-    benchmark: Benchmark
-    split: str
-    metric: str
-    headline: bool
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.benchmark.name, self.split, self.metric)
-
-
-@dataclass
-class LeaderboardRow:
-    model: str
-    cells: dict[tuple[str, str, str], Cell]
-
-
-@dataclass
-class Leaderboard:
-    columns: list[Column]
-    rows: list[LeaderboardRow]
-    models_without_runs: list[str]
-
-
-@dataclass
-class ScoreTable:
-    """A model × key matrix of one metric at one scope of a benchmark (keys: categories, splits, cells...)."""
-
-    scope: str
-    metric: str
-    keys: list[str]
-    rows: list[tuple[str, dict[str, Cell]]]
-
-
-@dataclass
-class BenchmarkView:
-    benchmark: Benchmark
-    runs: list[dict[str, Any]]
-    overview: ScoreTable
-    tables: list[ScoreTable]
-
-
-@dataclass
-class RunSummary:
-    run: dict[str, Any]
-    benchmark: Benchmark
-    current: bool
-    status_counts: dict[str, int]
-    scores: list[Score]
-    servers: list[dict[str, Any]]
-
-    @property
-    def run_id(self) -> str:
-        return self.run["run_id"]
-
-    def overall(self) -> list[Score]:
-        return [s for s in self.scores if s.scope == "overall"]
-
-    def headline(self) -> Score | None:
-        metric = self.benchmark.headline_metric
-        return next((s for s in self.scores if s.scope == "overall" and s.key == "" and s.metric == metric), None)
-
-    def by_scope(self) -> dict[str, list[Score]]:
-        out: dict[str, list[Score]] = defaultdict(list)
-        for s in self.scores:
-            if s.scope != "overall":
-                out[s.scope].append(s)
-        return dict(out)
-
-    @property
-    def n_errors(self) -> int:
-        return sum(self.status_counts.get(s, 0) for s in ERROR_STATUSES)
-
-
-@dataclass
-class ModelView:
-    name: str
-    runs: list[RunSummary]
-    grades: list[dict[str, Any]]
-
-
-@dataclass
-class Attempt:
-    """One attempt row, already redacted for ids-only benchmarks unless the build is private."""
-
-    run_id: str
-    item_id: str
-    attempt: int
-    status: str
-    correct: bool | None
-    score: float | None
-    prediction: str | None
-    reference: str | None
-    category: str | None
-    difficulty: str | None
-    wall_s: float | None
-    extra: dict[str, Any]
-    metrics: dict[str, float] = field(default_factory=dict)
-    grade: dict[str, Any] | None = None
-
-    @property
-    def message(self) -> str | None:
-        """The error or stuck reason the evaluator recorded, if any."""
-        for key in ("error", "stuck_reason", "reason"):
-            if self.extra.get(key):
-                return str(self.extra[key])
-        return None
-
-
-@dataclass
-class GalleryEntry:
-    model: str
-    run_id: str
-    benchmark: Benchmark
-    attempt: Attempt
-
-
-@dataclass
-class PairedItem:
-    """One item both runs scored: per-run outcome summaries (errors excluded)."""
-
-    item_id: str
-    category: str | None
-    a: dict[str, Any]
-    b: dict[str, Any]
-
-
-@dataclass
-class Pairing:
-    """Items two runs both scored, and how many only one of them has."""
-
-    pairs: list[PairedItem]
-    only_a: int
-    only_b: int
 
 
 def _loads(value: Any) -> Any:
@@ -244,8 +64,8 @@ def _dict(value: Any) -> dict[str, Any]:
 
 
 def reference_note(run: dict[str, Any]) -> str | None:
-    """What a reference run is (`runs.extra[REFERENCE_RUN]`), or None for a model's run."""
-    note = (run.get("extra") or {}).get(REFERENCE_RUN)
+    """What a reference run is (`runs.extra[RunKey.REFERENCE_RUN]`), or None for a model's run."""
+    note = (run.get("extra") or {}).get(RunKey.REFERENCE_RUN)
     return note if isinstance(note, str) and note else None
 
 
@@ -345,8 +165,8 @@ class Queries:
     def _attempt_fingerprints(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = defaultdict(list)
         for run_id, fp in self.con.execute(
-                "SELECT DISTINCT run_id, json_extract_string(extra, '$.server_fingerprint') AS fp FROM attempts "
-                "WHERE CAST(extra AS VARCHAR) LIKE '%server_fingerprint%' AND fp IS NOT NULL ORDER BY ALL").fetchall():
+                f"SELECT DISTINCT run_id, json_extract_string(extra, '$.{AttemptKey.SERVER_FINGERPRINT}') AS fp "
+                f"FROM attempts WHERE CAST(extra AS VARCHAR) LIKE '%{AttemptKey.SERVER_FINGERPRINT}%' AND fp IS NOT NULL ORDER BY ALL").fetchall():
             out[run_id].append(fp)
         return dict(out)
 
@@ -453,7 +273,7 @@ class Queries:
         for scope in sorted(cells, key=_scope_order):
             for metric in _metric_order(cells[scope], bench.headline_metric):
                 by_model = cells[scope][metric]
-                keys = sorted({k for per in by_model.values() for k in per}, key=_natural)
+                keys = sorted({k for per in by_model.values() for k in per}, key=natural_key)
                 tables.append(ScoreTable(scope, metric, keys, [(m, by_model[m]) for m in models if m in by_model]))
         return BenchmarkView(bench, current, overview, tables)
 
@@ -472,12 +292,6 @@ class Queries:
         grades = self._rows("SELECT * FROM grades WHERE model_name = ? ORDER BY task, attempt", [model])
         return ModelView(model, self.summaries(runs), grades)
 
-    def run_summary(self, run_id: str) -> RunSummary:
-        run = self.run(run_id)
-        if run is None:
-            raise BadInput(f"no run {run_id!r} in the store")
-        return self.summaries([run])[0]
-
     @functools.cached_property
     def _server_configs(self) -> dict[str, dict[str, Any]]:
         return {r["fingerprint"]: {**r, "config": _dict(r["config"])}
@@ -487,7 +301,7 @@ class Queries:
         """Server fingerprints a run used (on the run row or its attempts), with their recorded configs."""
         fingerprints: list[str] = []
         for holder in (run["extra"], run["artifact"], run["config"]):
-            for key in ("server_fingerprint", "fingerprint"):
+            for key in (AttemptKey.SERVER_FINGERPRINT, "fingerprint"):
                 fp = holder.get(key)
                 if isinstance(fp, str) and fp not in fingerprints:
                     fingerprints.append(fp)
@@ -575,14 +389,14 @@ class Queries:
         """Attempts with screenshots (frontend tasks) in the current runs, best grade first per task."""
         rows = self.con.execute(
             "SELECT DISTINCT a.run_id FROM attempts a JOIN current_runs c ON c.run_id = a.run_id "
-            "WHERE json_extract(a.extra, '$.screenshots') IS NOT NULL ORDER BY a.run_id").fetchall()
+            f"WHERE json_extract(a.extra, '$.{AttemptKey.SCREENSHOTS}') IS NOT NULL ORDER BY a.run_id").fetchall()
         entries = []
         for (run_id,) in rows:
             run = self.run(run_id)
             if run is None or self.redacted(run["benchmark"]):
                 continue
             for att in self.attempts(run_id):
-                if isinstance(att.extra.get("screenshots"), dict):
+                if isinstance(att.extra.get(AttemptKey.SCREENSHOTS), dict):
                     entries.append(GalleryEntry(run["model_name"], run_id, self.benchmark(run["benchmark"]), att))
         entries.sort(key=lambda e: (e.attempt.item_id, e.model.lower(), e.model, e.attempt.attempt))
         return entries
@@ -613,22 +427,11 @@ class Queries:
 
     def paired_items(self, run_a: str, run_b: str) -> Pairing:
         """Items both runs scored, with per-run outcomes aggregated over attempts (see `item_outcomes`)."""
-        a, b = self.item_outcomes(run_a), self.item_outcomes(run_b)
-        pairs = [PairedItem(item, a[item]["category"] or b[item]["category"], a[item], b[item])
-                 for item in sorted(set(a) & set(b), key=_natural)]
-        return Pairing(pairs, len(set(a) - set(b)), len(set(b) - set(a)))
+        return paired.pair(self.item_outcomes(run_a), self.item_outcomes(run_b))
 
     def item_outcomes(self, run_id: str) -> dict[str, dict[str, Any]]:
-        """Per item of a run, aggregated over its attempts with infrastructure errors excluded.
-
-        `n` attempts, mean `score` (a missing score counts `correct` as 0/1), `correct` (of a
-        single attempt, else None), the status of each attempt, `weight`, `item_elo` (from
-        `extra.item_elo`), `group_pass` (mean over `extra.group` groups — or over all attempts —
-        of whether any attempt was correct), per-metric verdicts from `extra.correct_<metric>`
-        (an evaluator that records several verdicts per attempt), prediction and reference
-        (redacted for ids-only benchmarks). Kept for the last runs asked: a baseline's runs are
-        paired with every other model's.
-        """
+        """`core.paired.item_outcomes` of one run, prediction and reference redacted for ids-only
+        benchmarks. Kept for the last runs asked: a baseline's runs are paired with every other model's."""
         if run_id not in self._outcomes:
             self.load_outcomes([run_id])
         self._outcomes[run_id] = self._outcomes.pop(run_id)  # most recently used last
@@ -639,38 +442,11 @@ class Queries:
         wanted = [r for r in dict.fromkeys(run_ids) if r not in self._outcomes]
         if not wanted:
             return
-        sql = """
-            WITH per_group AS (
-                SELECT run_id, item_id, coalesce(json_extract_string(extra, '$.group'), '') AS grp,
-                       max(CASE WHEN correct THEN 1 ELSE 0 END) AS any_correct
-                FROM attempts WHERE run_id IN (SELECT unnest(?)) AND status NOT IN (SELECT unnest(?))
-                GROUP BY ALL),
-            per_item AS (
-                SELECT run_id, item_id, any_value(category) AS category,
-                       count(*) FILTER (WHERE status NOT IN (SELECT unnest(?))) AS n,
-                       avg(coalesce(score, CASE WHEN correct THEN 1.0 WHEN NOT correct THEN 0.0 END))
-                           FILTER (WHERE status NOT IN (SELECT unnest(?))) AS score,
-                       CASE WHEN count(*) = 1 THEN any_value(correct) END AS correct,
-                       list(status ORDER BY attempt) AS statuses,
-                       any_value(weight) AS weight,
-                       any_value(TRY_CAST(json_extract_string(extra, '$.item_elo') AS DOUBLE)) AS item_elo,
-                       CASE WHEN count(*) = 1 THEN any_value(extra) END AS extra,
-                       CASE WHEN count(*) = 1 THEN any_value(prediction) END AS prediction,
-                       CASE WHEN count(*) = 1 THEN any_value(reference) END AS reference
-                FROM attempts WHERE run_id IN (SELECT unnest(?)) GROUP BY run_id, item_id)
-            SELECT p.*, g.group_pass FROM per_item p LEFT JOIN (
-                SELECT run_id, item_id, avg(any_correct) AS group_pass FROM per_group GROUP BY ALL
-            ) g USING (run_id, item_id)"""
-        errors = list(ERROR_STATUSES)
-        redact = {r: self.redacted(self._runs[r]["benchmark"]) for r in wanted}
-        out: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in wanted}
-        for r in self._rows(sql, [wanted, errors, errors, errors, wanted]):
-            extra = _dict(r.pop("extra"))
-            if redact[r["run_id"]]:
-                r["prediction"] = r["reference"] = None
-            r["verdicts"] = {k[len("correct_"):]: v for k, v in extra.items()
-                             if k.startswith("correct_") and isinstance(v, bool)}
-            out[r.pop("run_id")][r["item_id"]] = r
+        out = paired.item_outcomes(self.con, wanted)
+        for run_id, items in out.items():
+            if self.redacted(self._runs[run_id]["benchmark"]):
+                for item in items.values():
+                    item["prediction"] = item["reference"] = None
         self._outcomes.update(out)
         while len(self._outcomes) > max(OUTCOME_CACHE_RUNS, len(wanted)):
             self._outcomes.pop(next(iter(self._outcomes)))
@@ -698,9 +474,3 @@ def _scope_order(scope: str) -> tuple:
 def _metric_order(metrics: Any, headline: str | None) -> list[str]:
     """Headline first, then rates and ratings, then counts, each alphabetical."""
     return sorted(metrics, key=lambda m: (m != headline, is_count(m), m))
-
-
-def _natural(text: str) -> tuple:
-    """Sort key that orders `item-2` before `item-10`."""
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p.lower()) for p in re.split(r"(\d+)", text))
-

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from evaluators.core.errors import BadInput
 from evaluators.publish import fmt
 from evaluators.publish.diff import BenchDiff, Diff, diff_models, diff_pairs
-from evaluators.publish.queries import Cell, Queries, RunSummary, Score
+from evaluators.publish.queries import Queries
+from evaluators.publish.views import Cell, RunSummary, Score
 
 FLIP_LIMIT = 25  # flipped items listed per direction (the site lists them all)
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from evaluators.core.backends.base import GenerationRequest, GenerationResult
-from evaluators.core.backends.server import split_reasoning
+from evaluators.core.text import split_reasoning
 
 
 def _prompt_ids(tokenizer: Any, request: GenerationRequest) -> list[int]:

@@ -30,7 +30,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
 from evaluators.core.backends.base import Backend, LoglikRequest, LoglikResult, distinct_requests
-from evaluators.core.backends.server import HttpClient, RetryPolicy, ServerInfo, _model_entries, discover
+from evaluators.core.backends.discovery import ServerInfo, discover, model_entries
 from evaluators.core.backends.teacher_forcing import (
     N_PROBS_STEPS,
     POSITIVE_SLACK,
@@ -47,6 +47,7 @@ from evaluators.core.backends.teacher_forcing import (
     top_logprobs,
 )
 from evaluators.core.errors import EvaluationFailure
+from evaluators.core.http import HttpClient, RetryPolicy
 
 __all__ = ["Refused", "ServerLoglikBackend", "check_prompt_logprobs"]
 
@@ -93,7 +94,7 @@ class ServerLoglikBackend(Backend):
         self.client = HttpClient(info.base_url, api_key=api_key)
         self.timeout = timeout
         self.retry = retry or RetryPolicy()
-        listed = next((e for e in _model_entries(info.models) if e["id"] == info.model_id), {})
+        listed = next((e for e in model_entries(info.models) if e["id"] == info.model_id), {})
         meta = listed.get("meta") if isinstance(listed.get("meta"), dict) else {}
         self.n_vocab: int | None = meta.get("n_vocab") if isinstance(meta.get("n_vocab"), int) else None
         self._tokenize_style = self._detect_tokenizer()

@@ -31,21 +31,14 @@ import json
 import logging
 import math
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaluators.core.backends.server import (
-    TRANSIENT_ERRORS,
-    HttpClient,
-    HttpError,
-    RetryPolicy,
-    ServerUnavailable,
-    _describe,
-)
+from evaluators.core.backends.discovery import ServerUnavailable
 from evaluators.core.errors import EvaluationFailure
+from evaluators.core.http import TRANSIENT_ERRORS, HttpClient, HttpError, RetryPolicy, describe_error
 
 log = logging.getLogger("bananabench.server")
 
@@ -77,17 +70,12 @@ class Reply:
 def call(client: HttpClient, method: str, path: str, body: Any = None, *, timeout: float,
          retry: RetryPolicy) -> Reply:
     """A JSON request; transient failures are retried, a server that stays away raises ServerUnavailable."""
-    for attempt in range(1, retry.attempts + 1):
-        try:
-            return Reply(200, client.request_json(method, path, body, timeout=timeout))
-        except HttpError as exc:
-            if not exc.transient or attempt == retry.attempts:
-                return Reply(exc.status, exc.message)
-        except TRANSIENT_ERRORS as exc:
-            if attempt == retry.attempts:
-                raise ServerUnavailable(f"{client.base_url}{path}: {_describe(exc)}") from exc
-        time.sleep(retry.delay(attempt))
-    raise AssertionError("unreachable")
+    try:
+        return Reply(200, retry.call(lambda: client.request_json(method, path, body, timeout=timeout)))
+    except HttpError as exc:
+        return Reply(exc.status, exc.message)
+    except TRANSIENT_ERRORS as exc:
+        raise ServerUnavailable(f"{client.base_url}{path}: {describe_error(exc)}") from exc
 
 
 def top_logprobs(body: Any) -> list[dict[str, Any]] | None:

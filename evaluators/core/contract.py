@@ -1,0 +1,102 @@
+"""The contract between evaluators and `publish`: the words and keys written to the store and read back.
+
+Evaluators write these into `runs.status`, `attempts.status`, `scores.metric`, `attempts.extra`,
+`scores.extra` and `runs.extra`; `publish` and `report` read them. Both sides take them from here,
+so a key cannot drift between the writer and the reader. Attempt statuses other than `ERROR` are an
+evaluator's own words (shown as they are); `ERROR` alone means the same to every reader: the
+infrastructure failed, so the attempt counts as neither right nor wrong.
+"""
+
+from __future__ import annotations
+
+
+class RunStatus:
+    """`runs.status`: a run is `running` until it finishes, fails, or is interrupted (resumable)."""
+
+    RUNNING = "running"
+    INTERRUPTED = "interrupted"
+    FAILED = "failed"
+    FINISHED = "finished"
+
+
+# `attempts.status` of an infrastructure failure: excluded from every rate, retried by --resume.
+ERROR = "error"
+ERROR_STATUSES = (ERROR,)
+
+
+class Metric:
+    """`scores.metric` names that readers treat specially (the rest are shown by name)."""
+
+    ACCURACY = "accuracy"  # share of items answered correctly (chat; Base Bench's mean log-prob pick)
+    ACC = "acc"  # choice benchmarks: the largest summed continuation log-prob is the pick
+    ACC_NORM = "acc_norm"  # the largest mean log-prob per continuation token
+    ACC_CHARS = "acc_chars"  # the largest log-prob per continuation character
+    WEIGHTED_ACCURACY = "weighted_accuracy"  # accuracy with each item counted by its weight
+    ELO = "elo"  # fixed-item rating fitted to the items' ratings and weights
+    SCORE = "score"  # mean item score (agent tasks: 1 passed, partial credit, 0 otherwise)
+    PASS_RATE = "pass_rate"
+    PASS_AT_K = "pass_at_k"  # share of (item, group) pairs with any correct attempt
+    DISTINCT_AT_K = "distinct_at_k"
+    PCMD = "pcmd"
+    MANUAL_GRADE = "manual_grade"  # human 0-5 grade
+    N_REJECTED = "n_rejected"  # items that could not be scored (never counted as wrong)
+
+
+# Metrics with one right-or-wrong verdict per item: paired by exact McNemar.
+VERDICT_METRICS = frozenset({Metric.ACCURACY, Metric.ACC, Metric.ACC_NORM, Metric.ACC_CHARS})
+
+
+class AttemptKey:
+    """Keys of `attempts.extra` that readers use; evaluators may add others (shown as they are)."""
+
+    ITEM_ELO = "item_elo"  # the item's fixed rating: diffs refit the Elo on paired items
+    POINT_WEIGHT = "point_weight"
+    GROUP = "group"  # the attempt's group of k draws (pass@k is computed per group)
+    SERVER_FINGERPRINT = "server_fingerprint"  # the server configuration that answered
+    ERROR = "error"  # why the infrastructure failed
+    REASON = "reason"  # why an item could not be scored
+    STUCK_REASON = "stuck_reason"
+    RAW = "raw"  # the model's whole response
+    REASONING = "reasoning"  # its thinking trace (never graded)
+    # Agent attempts: content hash, title and tags of the task, tool calls, and files under the
+    # results folder (relative paths): artifacts folder, screenshots {view: path}, checklist, app.
+    TASK_HASH = "task_hash"
+    TITLE = "title"
+    TAGS = "tags"
+    TOOL_CALLS_BY_NAME = "tool_calls_by_name"
+    ARTIFACTS = "artifacts"
+    SCREENSHOTS = "screenshots"
+    CHECKLIST = "checklist"
+    WORKSPACE = "workspace"
+    APP = "app"
+    HOST = "host"  # the podman host an agent attempt ran on
+    RANK = "rank"  # the torchrun rank that scored a loglik item (several processes only)
+    VERDICT_PREFIX = "correct_"
+
+    @staticmethod
+    def verdict(metric: str) -> str:
+        """`correct_<metric>`: an attempt's verdict under another metric's rule than its own `correct`."""
+        return AttemptKey.VERDICT_PREFIX + metric
+
+
+# Keys of `attempts.extra` that say why an attempt has no verdict, in the order readers look.
+MESSAGE_KEYS = (AttemptKey.ERROR, AttemptKey.STUCK_REASON, AttemptKey.REASON)
+
+
+class ScoreKey:
+    """Keys of `scores.extra`."""
+
+    REPORTABLE = "reportable"  # False: the number must not be read as a result (shown with a mark)
+    CI_METHOD = "ci_method"
+
+
+class RunKey:
+    """Keys of `runs.extra`."""
+
+    OUT_DIR = "out_dir"  # the run's artifact folder
+    REPORT = "report"  # its report file, relative to the results folder
+    OFFICIAL_REASONS = "official_reasons"
+    SERVER_FINGERPRINT = "server_fingerprint"
+    # What a reference run is, in words (e.g. a task's own solution replayed): the site shows such a run as
+    # a reference run on every page, never as a model's work.
+    REFERENCE_RUN = "reference_run"
