@@ -254,7 +254,7 @@ def _execute(run: core_runs.Run, opened: list[hosts.Host], todo: list[tuple[data
                 raise Cancelled() from exc
             result = AttemptResult(status=ERROR, score=None, correct=None, wall_s=time.monotonic() - t0,
                                    error=f"{type(exc).__name__}: {exc}")
-        result.extra["host"] = host.name
+        result.extra[AttemptKey.HOST] = host.name
         return host, task, n, result, began
 
     pool = cf.ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="attempt")
