@@ -33,6 +33,7 @@ from evaluators.agent.limits import Limits
 from evaluators.agent.monitor import StuckMonitor
 from evaluators.agent.proxy import ModelProxy
 from evaluators.agent.remote import RemoteSpace
+from evaluators.core.backends.replicas import ReplicaSet
 
 log = logging.getLogger("bananabench")
 
@@ -43,9 +44,10 @@ _OVERFLOW = re.compile(r"context size|context length|context window|too many tok
 
 @dataclass
 class Upstream:
-    base_url: str
+    """The model's servers (one set shared by every attempt, so replicas are balanced across them)."""
+
+    replicas: ReplicaSet
     model_id: str
-    api_key: str | None = None
 
 
 @dataclass
@@ -113,8 +115,7 @@ def _work(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, started
         config_dir.chmod(0o755)
         for path in config_dir.iterdir():
             path.chmod(0o644)
-        proxy = ModelProxy(socket_dir, upstream.base_url, upstream.model_id, api_key=upstream.api_key,
-                           max_chunks=limits.max_chunks)
+        proxy = ModelProxy(socket_dir, upstream.replicas, upstream.model_id, max_chunks=limits.max_chunks)
         with proxy:
             agent = _drive(sandbox, task, space, attempt_dir, proxy, config_dir, limits, cancel, timings)
         traffic = proxy.traffic.summary()

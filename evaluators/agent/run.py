@@ -28,6 +28,7 @@ from evaluators.agent.limits import BenchConfig, load_config, merged
 from evaluators.agent.pi import THINKING_LEVELS, PiOptions
 from evaluators.core import runs as core_runs
 from evaluators.core.backends.discovery import ServerOptions
+from evaluators.core.backends.replicas import ReplicaSet
 from evaluators.core.contract import ERROR, AttemptKey, Metric, RunKey, RunStatus
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.progress import Progress
@@ -98,7 +99,7 @@ def dry_run(opts: AgentRunOptions, config: BenchConfig, out=sys.stdout) -> int:
     tasks = select_tasks(opts)
     cli = _cli_limits(opts)
     print(f"{len(tasks)} task(s) x {opts.attempts} attempt(s) = {len(tasks) * opts.attempts} attempt(s) "
-          f"for model {opts.name} at {opts.server.base_url}", file=out)
+          f"for model {opts.name} at {', '.join(opts.server.urls()) if opts.server.base_url else None}", file=out)
     for task in tasks:
         lim = merged(config.limits, task.agent, cli)
         flags = " manual" if task.manual else ""
@@ -159,7 +160,7 @@ def _run(store: Store, opts: AgentRunOptions, config: BenchConfig, tasks: list[d
     spec = RunSpec(
         evaluator="agent", benchmark=BENCHMARK, model_name=opts.name, benchmark_version=BENCHMARK_VERSION,
         artifact={"identity": {"kind": "server", "model_id": info.model_id},
-                  "base_url": info.base_url, "server_fingerprint": info.fingerprint, "model_path": info.model_path},
+                  "base_url": info.base_url, "replicas": info.urls, "server_fingerprint": info.fingerprint, "model_path": info.model_path},
         backend="server",
         scoring={"limits": {k: v for k, v in {**config.limits.as_dict(), **cli_limits}.items() if v is not None},
                  "thinking": opts.thinking, "reasoning": opts.reasoning, "max_tokens": opts.max_tokens,
@@ -184,7 +185,7 @@ def _run(store: Store, opts: AgentRunOptions, config: BenchConfig, tasks: list[d
         volumes.unmount_below(run.dir)  # file systems a crashed run of this model left mounted (the lock is ours)
         pi_options = PiOptions(model_id=info.model_id, context_window=info.ctx, max_tokens=opts.max_tokens,
                                reasoning=opts.reasoning, thinking=opts.thinking, settings=config.pi_settings)
-        upstream = Upstream(info.base_url, info.model_id, opts.server.key())
+        upstream = Upstream(ReplicaSet(info.urls, slots=info.n_slots, api_key=opts.server.key()), info.model_id)
         todo = [(t, n) for t in tasks for n in range(1, opts.attempts + 1) if not run.is_done(t.id, n)]
         log.info("run %s: %d attempt(s) to do, %d done, %d in parallel on %s", run.run_id, len(todo),
                  len(tasks) * opts.attempts - len(todo), parallel, ", ".join(h.name for h in opened))

@@ -84,4 +84,4 @@ def options_record(opts: LoglikOptions) -> dict[str, Any]:
     """The run's options (not part of its signature: they do not change the numbers)."""
     return {"device": opts.device, "device_map": opts.device_map, "dtype": opts.dtype, "threads": opts.threads, "batch_size": opts.batch_size,
             "max_batch_tokens": opts.max_batch_tokens, "n_gpu_layers": opts.n_gpu_layers, "n_ctx": opts.n_ctx,
-            "base_url": opts.server.base_url, "concurrency": opts.server.concurrency}
+            "base_url": opts.server.urls() if opts.server.base_url else None, "concurrency": opts.server.concurrency}

@@ -57,6 +57,12 @@ class ServerInfo:
     args: list[str] | None = None
     preset: str | None = None
     fingerprint: str = ""
+    replicas: list[str] = field(default_factory=list)  # every --base-url serving this configuration
+
+    @property
+    def urls(self) -> list[str]:
+        """The servers that take requests: the replicas, or this one."""
+        return self.replicas or [self.base_url]
 
     @property
     def build_info(self) -> str | None:
@@ -74,7 +80,7 @@ class ServerInfo:
             "ctx": self.ctx, "ctx_source": self.ctx_source, "n_slots": self.n_slots,
             "props": self.props, "router_models": self.models if self.mode == "router" else None,
             "models": self.models if self.mode != "router" else None,
-            "slots": self.slots, "args": self.args, "preset": self.preset,
+            "slots": self.slots, "args": self.args, "preset": self.preset, "replicas": self.urls,
         }
 
     def run_extra(self) -> dict[str, Any]:
@@ -82,7 +88,7 @@ class ServerInfo:
         return {"server_fingerprint": self.fingerprint,
                 "server": {"base_url": self.base_url, "mode": self.mode, "model_id": self.model_id,
                            "model_choice": self.model_choice, "ctx": self.ctx, "ctx_source": self.ctx_source,
-                           "n_slots": self.n_slots}}
+                           "n_slots": self.n_slots, "replicas": self.urls}}
 
     def identity(self) -> ModelIdentity:
         """What was evaluated: the served model's id (the fingerprint travels per attempt, not here)."""
@@ -92,7 +98,8 @@ class ServerInfo:
         })
 
     def startup_line(self) -> str:
-        return (f"server {self.base_url} ({self.mode}): model {self.model_id} ({self.model_choice}); "
+        where = self.base_url if len(self.urls) == 1 else f"{len(self.urls)} replicas {', '.join(self.urls)}"
+        return (f"server {where} ({self.mode}): model {self.model_id} ({self.model_choice}); "
                 f"context {self.ctx} tokens (from {self.ctx_source}); {self.n_slots} slot(s); "
                 f"configuration {self.fingerprint}")
 
@@ -204,11 +211,11 @@ def strip_volatile(obj: Any) -> Any:
     return obj
 
 
-def fingerprint_config(info: ServerInfo) -> str:
-    """A short hash of what configures the answers: build, model file, template, sampling defaults,
-    slots and context, launch args and preset. Volatile state (busy slots, timestamps) is left out."""
+def stable_config(info: ServerInfo) -> dict[str, Any]:
+    """What configures the answers: build, model file, template, sampling defaults, slots and context,
+    launch args and preset. Volatile state (busy slots, timestamps, per-start markers) is left out."""
     entry = next((e for e in model_entries(info.models) if e["id"] == info.model_id), None)
-    stable = {
+    return {
         "mode": info.mode,
         "model_id": info.model_id,
         "props": strip_volatile(info.props),
@@ -217,7 +224,11 @@ def fingerprint_config(info: ServerInfo) -> str:
         "preset": info.preset,
         "model_entry": strip_volatile({k: v for k, v in (entry or {}).items() if k != "status"}),
     }
-    text = json.dumps(stable, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def fingerprint_config(info: ServerInfo) -> str:
+    """A short hash of `stable_config`: equal for two servers started alike, whatever their ports."""
+    text = json.dumps(stable_config(info), sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -314,11 +325,13 @@ def discover(base_url: str, *, model_id: str | None = None, name: str | None = N
 class ServerOptions:
     """How to reach a served model: the server flags `--base-url --model-id --ctx --concurrency --api-key-env`.
 
+    `base_url` is one URL or several (replicas of one model: `--base-url` given more than once).
+
     `api_key` is for scripts that hold the key already (sent, never stored); the CLI names an environment
     variable instead (`api_key_env`, default `$BANANABENCH_API_KEY`, then `$OPENAI_API_KEY`).
     """
 
-    base_url: str | None = None
+    base_url: str | list[str] | None = None
     model_id: str | None = None
     ctx: int | None = None
     concurrency: int | None = None
@@ -332,9 +345,28 @@ class ServerOptions:
         """BadInput for a missing or malformed --base-url (before any data is loaded or anything written)."""
         if not self.base_url:
             raise BadInput("--base-url is required: the OpenAI-compatible server to evaluate")
-        normalize_base_url(self.base_url)
+        urls = self.urls()
+        if len(set(urls)) != len(urls):
+            raise BadInput(f"--base-url: the same server is given twice ({', '.join(urls)})")
+
+    def urls(self) -> list[str]:
+        """The normalized --base-url values (BadInput for a malformed one)."""
+        given = [self.base_url] if isinstance(self.base_url, str) else list(self.base_url or [])
+        return [normalize_base_url(url) for url in given]
 
     def discover(self, name: str | None = None) -> ServerInfo:
-        """`discover` the server with these options (`name` helps choose among several models)."""
+        """`discover` the server with these options (`name` helps choose among several models). With
+        several URLs, each replica is discovered with the model the first one chose and must match it
+        (`replicas.same_configuration`); the first one's info comes back, `replicas` listing them all."""
+        from evaluators.core.backends.replicas import same_configuration
+
         self.check()
-        return discover(self.base_url, model_id=self.model_id, name=name, ctx=self.ctx, api_key=self.key())
+        urls = self.urls()
+        first = discover(urls[0], model_id=self.model_id, name=name, ctx=self.ctx, api_key=self.key())
+        if len(urls) == 1:
+            return first
+        infos = [first] + [discover(url, model_id=self.model_id or first.model_id, name=name, ctx=self.ctx,
+                                    api_key=self.key()) for url in urls[1:]]
+        same_configuration(infos)
+        first.replicas = urls
+        return first
