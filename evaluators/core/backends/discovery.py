@@ -26,6 +26,7 @@ from urllib.parse import quote
 from evaluators.core.backends.base import ModelIdentity
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.http import TRANSIENT_ERRORS, HttpClient, HttpError, describe_error, normalize_base_url
+from evaluators.core.runs import signature_diff
 from evaluators.core.secrets import api_key_from_env
 
 # Keys of /props and /slots that change from one request (or one server start) to the next: not
@@ -203,6 +204,21 @@ def _slots_ctx(slots: Any) -> int | None:
     return None
 
 
+def stable_args(args: Sequence[str] | None) -> list[str] | None:
+    """Launch arguments without the per-start port a router gives each model instance."""
+    if args is None:
+        return None
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--port":
+            skip = True
+        elif not arg.startswith("--port="):
+            out.append(arg)
+    return out
+
+
 def strip_volatile(obj: Any) -> Any:
     if isinstance(obj, dict):
         return {k: strip_volatile(v) for k, v in obj.items() if k not in VOLATILE_KEYS}
@@ -220,7 +236,7 @@ def stable_config(info: ServerInfo) -> dict[str, Any]:
         "model_id": info.model_id,
         "props": strip_volatile(info.props),
         "slots_n_ctx": [s.get("n_ctx") for s in info.slots] if isinstance(info.slots, list) else None,
-        "args": info.args,
+        "args": stable_args(info.args),
         "preset": info.preset,
         "model_entry": strip_volatile({k: v for k, v in (entry or {}).items() if k != "status"}),
     }
@@ -230,6 +246,21 @@ def fingerprint_config(info: ServerInfo) -> str:
     """A short hash of `stable_config`: equal for two servers started alike, whatever their ports."""
     text = json.dumps(stable_config(info), sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def same_configuration(infos: Sequence[ServerInfo]) -> None:
+    """BadInput naming each replica whose configuration (`stable_config` and context window) differs from
+    the first one's, and how (exit 2, before anything is written)."""
+    first = infos[0]
+    reference = {**stable_config(first), "ctx": first.ctx}
+    problems = []
+    for info in infos[1:]:
+        diffs = signature_diff(reference, {**stable_config(info), "ctx": info.ctx})
+        if diffs:
+            problems.append(f"{info.base_url} differs from {first.base_url}: {'; '.join(diffs)}")
+    if problems:
+        raise BadInput("--base-url: the replicas do not serve the same model configuration (start them with "
+                       "the same model file and flags):\n  " + "\n  ".join(problems))
 
 
 def _try_get(client: HttpClient, path: str, timeout: float) -> Any:
@@ -357,9 +388,7 @@ class ServerOptions:
     def discover(self, name: str | None = None) -> ServerInfo:
         """`discover` the server with these options (`name` helps choose among several models). With
         several URLs, each replica is discovered with the model the first one chose and must match it
-        (`replicas.same_configuration`); the first one's info comes back, `replicas` listing them all."""
-        from evaluators.core.backends.replicas import same_configuration
-
+        (`same_configuration`); the first one's info comes back, `replicas` listing them all."""
         self.check()
         urls = self.urls()
         first = discover(urls[0], model_id=self.model_id, name=name, ctx=self.ctx, api_key=self.key())

@@ -1,11 +1,9 @@
 """Several servers of one model (`--base-url` given more than once) used as one.
 
 Replicas (llama-servers started alike, vLLM replicas, routers) are discovered one by one and must
-be the same configuration: `same_configuration` compares what the fingerprint covers (volatile
-per-start fields such as llama.cpp's `media_marker` left out) and names every difference, so a
-replica serving another model file is refused before anything is written. The run keeps the first
-replica's identity, which equals every other's, so its signature does not depend on how many
-replicas served it (`--resume` works with another set); the URLs go into the run's extra.
+be the same configuration (`discovery.same_configuration`), so the run keeps the first replica's
+identity, which equals every other's: its signature does not depend on how many replicas served
+it (`--resume` works with another set); the URLs go into the run's extra.
 
 `ReplicaSet` shares requests by free slots (a replica with free capacity takes the next request)
 and takes a replica out after a connection failure: its requests move to the others, and it gets
@@ -16,35 +14,17 @@ infrastructure error (never as wrong answers).
 
 from __future__ import annotations
 
-import http.client
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaluators.core.backends.discovery import ServerInfo, stable_config
-from evaluators.core.errors import BadInput
-from evaluators.core.http import CutStream, HttpClient, HttpError
-from evaluators.core.runs import signature_diff
+from evaluators.core.http import TRANSIENT_ERRORS, HttpClient
 
 
 def is_connection_failure(exc: BaseException) -> bool:
     """The replica itself failed (refused, reset, cut, timed out), as opposed to an HTTP error answer."""
-    return not isinstance(exc, HttpError) and isinstance(exc, (OSError, http.client.HTTPException, CutStream))
-
-
-def same_configuration(infos: Sequence[ServerInfo]) -> None:
-    """BadInput naming each replica that differs from the first and how (exit 2, before any write)."""
-    first = infos[0]
-    reference = {**stable_config(first), "ctx": first.ctx}
-    problems = []
-    for info in infos[1:]:
-        diffs = signature_diff(reference, {**stable_config(info), "ctx": info.ctx})
-        if diffs:
-            problems.append(f"{info.base_url} differs from {first.base_url}: {'; '.join(diffs)}")
-    if problems:
-        raise BadInput("--base-url: the replicas do not serve the same model configuration (start them with "
-                       "the same model file and flags):\n  " + "\n  ".join(problems))
+    return isinstance(exc, TRANSIENT_ERRORS)
 
 
 @dataclass
