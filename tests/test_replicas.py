@@ -29,7 +29,7 @@ pytestmark = pytest.mark.slow
 
 SAMPLES_DIR = REPO / "tasks" / "samples" / "chat"
 N_ITEMS = 12  # the ARC sample
-CHAT = ["chat", "run", "--task", "arc", "--data", str(SAMPLES_DIR), "--name", "tiny", "--max-tokens", "512",
+CHAT = ["chat", "run", "--task", "arc", "--data", str(SAMPLES_DIR), "--name", "tiny", "--max-tokens", "1024",
         "--extra-body", '{"ignore_eos": true, "cache_prompt": false}']
 
 
@@ -71,7 +71,9 @@ def start_chat(results: Path, *urls: str, extra: tuple[str, ...] = ()) -> subpro
     args = [*CHAT, "--results", str(results), *extra]
     for url in urls:
         args += ["--base-url", url]
-    return subprocess.Popen([sys.executable, "-m", "evaluators", *args], cwd=REPO, env=cli_env(),
+    # rows reach the store once a second (not after each answer), so the journal keeps up with the servers
+    return subprocess.Popen([sys.executable, "-m", "evaluators", *args], cwd=REPO,
+                            env=cli_env({"BANANABENCH_FLUSH_S": "1"}),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -145,13 +147,13 @@ def test_every_replica_down_fails_the_run_and_resume_on_another_set_completes_it
     retry = ("--retries", "2", "--retry-wait", "0.1")
     with serve(tiny_model["gguf"]) as x, serve(tiny_model["gguf"]) as y:
         proc = start_chat(results, x.base_url, y.base_url, extra=retry)
-        wait_for(lambda: len(journal(results)) >= 2, proc, "two answers")
+        wait_for(lambda: len(journal(results)) >= 1, proc, "an answer")
         os.kill(x.pid, signal.SIGKILL)
         os.kill(y.pid, signal.SIGKILL)
         _, stderr = proc.communicate(timeout=300)
     assert proc.returncode == 3, stderr
     run, rows = the_run(results)
-    assert run["status"] != "finished" and 2 <= len([r for r in rows.values() if r["status"] != ERROR]) < N_ITEMS
+    assert run["status"] != "finished" and 1 <= len([r for r in rows.values() if r["status"] != ERROR]) < N_ITEMS
 
     resumed = run_cli(*CHAT, "--results", str(results), "--base-url", pair[1].base_url, "--resume", *retry)
     assert resumed.returncode == 0, resumed.stderr
