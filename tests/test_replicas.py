@@ -178,25 +178,42 @@ def test_modes_draws_are_shared_by_replicas(pair, tmp_path):
     assert set(served) == {pair[0].base_url, pair[1].base_url}, served
 
 
-def test_loglik_server_backend_shares_teacher_forcing_across_replicas(pair, tmp_path):
+def test_loglik_teacher_forcing_is_shared_by_replicas_and_survives_one_killed(pair, tiny_model, tmp_path):
     from tests.test_loglik_gguf_cli import SAMPLE
 
-    def loglik(results: Path, *urls: str) -> dict:
-        args = ["loglik", "run", "--bench", "base-bench", "--data", str(SAMPLE), "--results", str(results),
-                "--json", "--backend", "server", "--name", "tiny", "--limit", "6"]
+    def args(results: Path, *urls: str) -> list[str]:
+        out = ["loglik", "run", "--bench", "base-bench", "--data", str(SAMPLE), "--results", str(results),
+               "--json", "--backend", "server", "--name", "tiny", "--limit", "12"]
         for url in urls:
-            args += ["--base-url", url]
-        proc = run_cli(*args)
-        assert proc.returncode == 0, proc.stderr
-        return json.loads((Path(json.loads(proc.stdout)["runs"][0]["dir"]) / "report.json").read_text())
+            out += ["--base-url", url]
+        return out
 
-    one = loglik(tmp_path / "one", pair[0].base_url)
-    two = loglik(tmp_path / "two", *(server.base_url for server in pair))
+    def report(stdout: str) -> dict:
+        return json.loads((Path(json.loads(stdout)["runs"][0]["dir"]) / "report.json").read_text())
+
+    proc = run_cli(*args(tmp_path / "one", pair[0].base_url))
+    assert proc.returncode == 0, proc.stderr
+    one = report(proc.stdout)
+    results = tmp_path / "two"
+    with serve(tiny_model["gguf"]) as doomed:
+        lost = doomed.base_url
+        two_proc = subprocess.Popen([sys.executable, "-m", "evaluators", *args(results, pair[0].base_url, lost)],
+                                    cwd=REPO, env=cli_env({"BANANABENCH_FLUSH_S": "1"}), stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+        wait_for(lambda: len(journal(results)) >= 1, two_proc, "a scored item")
+        assert len(journal(results)) < 12, "the replica must die mid-run"
+        os.kill(doomed.pid, signal.SIGKILL)
+        stdout, stderr = two_proc.communicate(timeout=300)
+    assert two_proc.returncode == 0, stderr
+    assert "the unit starts again on another replica" in stderr
+    two = report(stdout)
     # the same numbers up to the last rounding step, which depends on what a slot's cache held (teacher_forcing)
     for x, y in zip(one["items"], two["items"], strict=True):
         assert x["id"] == y["id"]
         assert max(abs(p["mean_logprob"] - q["mean_logprob"]) for p, q in zip(x["choices"], y["choices"],
                                                                               strict=True)) <= 1e-6
     assert [i["prediction"] for i in one["items"]] == [i["prediction"] for i in two["items"]]
-    replicas = two["config"]["scorer"]["replicas"]
-    assert [r["url"] for r in replicas] == [s.base_url for s in pair] and all(r["served"] > 0 for r in replicas)
+    replicas = {r["url"]: r for r in two["config"]["scorer"]["replicas"]}
+    assert list(replicas) == [pair[0].base_url, lost]
+    assert replicas[pair[0].base_url]["served"] > 0 and replicas[pair[0].base_url]["down"] is None
+    assert replicas[lost]["served"] > 0 and replicas[lost]["down"]

@@ -78,11 +78,13 @@ class ReplicaSet:
                     return pick
                 self._cond.wait(timeout=1.0)
 
-    def release(self, replica: Replica, *, ok: bool, failure: str | None = None) -> None:
-        """Hand back an acquired replica with the request's outcome (see `note`)."""
+    def release(self, replica: Replica, *, ok: bool | None = None, failure: str | None = None) -> None:
+        """Hand back an acquired replica, with the request's outcome (see `note`) unless it was noted already."""
         with self._cond:
             replica.in_flight -= 1
-        self.note(replica, ok=ok, failure=failure)
+            self._cond.notify_all()
+        if ok is not None:
+            self.note(replica, ok=ok, failure=failure)
 
     def note(self, replica: Replica, *, ok: bool, failure: str | None = None) -> None:
         """A request's outcome on `replica` (also one sent there directly, as a pinned slot's): `ok`, it
@@ -95,6 +97,11 @@ class ReplicaSet:
                 replica.failures += 1
                 replica.down_at, replica.down_reason = time.monotonic(), failure
             self._cond.notify_all()
+
+    def is_up(self, replica: Replica) -> bool:
+        """No connection to it has failed since it last answered."""
+        with self._cond:
+            return replica.down_at is None
 
     def others_up(self, replica: Replica) -> bool:
         """Another replica can take this one's request now."""

@@ -48,7 +48,7 @@ from evaluators.core.backends.teacher_forcing import (
     top_logprobs,
 )
 from evaluators.core.errors import EvaluationFailure
-from evaluators.core.http import RetryPolicy
+from evaluators.core.http import TRANSIENT_ERRORS, HttpError, RetryPolicy, describe_error
 
 __all__ = ["Refused", "ServerLoglikBackend", "check_prompt_logprobs"]
 
@@ -89,8 +89,8 @@ class ServerLoglikBackend(Backend):
     """Log-likelihood scoring against one model on a server or its replicas (see `discover`); `method` says how.
 
     With replicas, echo requests go to the least loaded one (and to another when one stays unreachable);
-    teacher-forcing slots are pinned to a replica each, so a replica that dies stops the run (exit 3) and
-    `--resume` completes it."""
+    teacher-forcing slots are pinned to a replica each, and a unit (a context's continuations) whose
+    replica fails on the connection starts again on a slot of another one."""
 
     def __init__(self, info: ServerInfo, *, api_key: str | None = None, concurrency: int | None = None,
                  timeout: float = 300.0, retry: RetryPolicy | None = None):
@@ -112,7 +112,8 @@ class ServerLoglikBackend(Backend):
         self.workers = per_replica * n_replicas if per_replica else max(1, concurrency or info.n_slots * n_replicas)
         self.forcing = TeacherForcing(self._post, self._forcing_payload, base_url=", ".join(info.urls),
                                       n_vocab=self.n_vocab or 0, n_slots=per_replica, stats=self.stats,
-                                      servers=self.replicas.replicas) if per_replica else None
+                                      servers=self.replicas.replicas, usable=self.replicas.is_up) \
+            if per_replica else None
         identity = info.identity()
         self.identity = dataclasses.replace(identity, extra={**identity.extra, "loglik_method": self.method,
                                                              "n_vocab": self.n_vocab})
@@ -124,29 +125,44 @@ class ServerLoglikBackend(Backend):
         return cls(info, api_key=api_key, **kwargs)
 
     def _post(self, path: str, body: dict[str, Any], replica: Replica | None = None) -> Reply:
-        """One request on `replica` (a pinned slot's), else on the least loaded replica, moving to another
-        when one stays unreachable through the retry policy."""
+        """One request on `replica` (a pinned slot's), else on the least loaded replica. While another
+        replica is up, one whose connection fails gets no retries: ServerUnavailable at once, and the
+        request (or, pinned, its unit: see `loglikelihood`) moves to another; the last one standing gets
+        the retry policy, as a single server does."""
         payload = {"model": self.info.model_id, **body}
-        if replica is not None:
-            try:
-                reply = call(replica.client, "POST", path, payload, timeout=self.timeout, retry=self.retry)
-            except ServerUnavailable as exc:
-                self.replicas.note(replica, ok=False, failure=str(exc))
-                raise
-            self.replicas.note(replica, ok=True)
-            return reply
         while True:
-            target = self.replicas.acquire(block=False)
+            target = replica or self.replicas.acquire(block=False)
             try:
-                reply = call(target.client, "POST", path, payload, timeout=self.timeout, retry=self.retry)
+                return self._send_to(target, path, payload)
             except ServerUnavailable as exc:
-                self.replicas.release(target, ok=False, failure=str(exc))
-                if not self.replicas.others_up(target):
+                if replica is not None or not self.replicas.others_up(target):
                     raise
-                log.warning("replica %s is unreachable (%s); its requests move to the others", target.url, exc)
-                continue
-            self.replicas.release(target, ok=True)
-            return reply
+                log.warning("%s; the request moves to another replica", exc)
+            finally:
+                if replica is None:
+                    self.replicas.release(target)
+
+    def _send_to(self, target: Replica, path: str, payload: dict[str, Any]) -> Reply:
+        if self.replicas.others_up(target):
+            try:
+                body = target.client.request_json("POST", path, payload, timeout=self.timeout)
+            except HttpError as exc:
+                if not exc.transient:
+                    self.replicas.note(target, ok=True)
+                    return Reply(exc.status, exc.message)
+            except TRANSIENT_ERRORS as exc:
+                self.replicas.note(target, ok=False, failure=describe_error(exc))
+                raise ServerUnavailable(f"{target.url}{path}: {describe_error(exc)}") from exc
+            else:
+                self.replicas.note(target, ok=True)
+                return Reply(200, body)
+        try:
+            reply = call(target.client, "POST", path, payload, timeout=self.timeout, retry=self.retry)
+        except ServerUnavailable as exc:
+            self.replicas.note(target, ok=False, failure=str(exc))
+            raise
+        self.replicas.note(target, ok=True)
+        return reply
 
     # -- discovery ---------------------------------------------------------------------------------
 
@@ -300,9 +316,15 @@ class ServerLoglikBackend(Backend):
         def run(unit: list[int]) -> list[tuple[int, LoglikResult]]:
             if self.forcing is None:
                 return [(k, self._score_echo(distinct[k])) for k in unit]
-            memo: dict[tuple[int, ...], Distribution] = {}  # one unit's choices share prompts (the context...)
-            with self.forcing.slot() as slot:
-                return [(k, self._score_forcing(distinct[k], slot, stop, memo)) for k in unit]
+            while True:
+                memo: dict[tuple[int, ...], Distribution] = {}  # one unit's choices share prompts (the context...)
+                with self.forcing.slot() as slot:
+                    try:
+                        return [(k, self._score_forcing(distinct[k], slot, stop, memo)) for k in unit]
+                    except ServerUnavailable as exc:
+                        if not self.replicas.others_up(slot.server):
+                            raise
+                        log.warning("%s; the unit starts again on another replica", exc)
 
         with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="loglik-http") as pool:
             pending = {pool.submit(run, u) for u in units[: self.workers * 2]}

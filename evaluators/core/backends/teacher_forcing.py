@@ -233,11 +233,13 @@ class TeacherForcing:
 
     `post(path, body, server)` sends one request to a slot's server (the backend's, with its retries);
     `payload(prompt, n_probs, slot_id, cache_prompt)` builds the `/completion` body; `n_vocab` bounds the
-    widening. `servers` are the replicas, each with `n_slots` slots of its own.
+    widening. `servers` are the replicas, each with `n_slots` slots of its own; `usable(server)` says
+    whether a server's slots may be handed out (while any server is usable, the others' slots are not).
     """
 
     def __init__(self, post: Callable[[str, dict[str, Any], Any], Reply], payload: Callable[..., dict[str, Any]], *,
-                 base_url: str, n_vocab: int, n_slots: int, stats: ServerStats, servers: Sequence[Any] = (None,)):
+                 base_url: str, n_vocab: int, n_slots: int, stats: ServerStats, servers: Sequence[Any] = (None,),
+                 usable: Callable[[Any], bool] = lambda server: True):
         self.post = post
         self.payload = payload
         self.base_url = base_url
@@ -247,22 +249,30 @@ class TeacherForcing:
         # interleaved, so that work spreads over the replicas before it fills one
         self._free = [Slot(i, server, gate) for i in reversed(range(n_slots)) for server, gate in zip(servers, gates,
                                                                                                       strict=True)]
+        self.servers, self.usable = list(servers), usable
         self._slots = threading.Condition()
         self._unverified = False
         self._fetches = self._widened = 0  # how often a target missed the first width (racy counts suffice)
 
     @contextlib.contextmanager
     def slot(self) -> Iterator[Slot]:
-        """A pinned slot for this thread's requests (waits for one to be free)."""
+        """A pinned slot for this thread's requests (waits for one to be free on a usable server)."""
         with self._slots:
-            self._slots.wait_for(lambda: bool(self._free))
-            slot = self._free.pop()
+            while (slot := self._pick()) is None:
+                self._slots.wait(timeout=1.0)  # a server may turn unusable while we wait
+            self._free.remove(slot)
         try:
             yield slot
         finally:
             with self._slots:
                 self._free.append(slot)
                 self._slots.notify()
+
+    def _pick(self) -> Slot | None:
+        live = [s for s in self._free if self.usable(s.server)]
+        if live or any(self.usable(server) for server in self.servers):
+            return live[-1] if live else None
+        return self._free[-1] if self._free else None  # none is usable: let the request say why
 
     def logprob(self, slot: Slot, prompt: tuple[int, ...], target: int, memo: Memo) -> tuple[float, int]:
         """log p(target | prompt) and the argmax token; widens (32, 1024, all) until the target is in."""
