@@ -159,3 +159,24 @@ def test_buffered_bytes_and_connections_are_bounded_per_attempt(tmp_path: Path):
         conn.request("GET", "/v1/models")
         assert conn.getresponse().status == 200    # still serving
         conn.close()
+
+
+def test_replicas_share_the_requests_and_a_dead_one_hands_them_to_the_other(tmp_path: Path):
+    from evaluators.core.backends.replicas import ReplicaSet
+
+    body = {"messages": [{"role": "user", "content": "hi"}]}
+    with MockOpenAI(default=Reply(content="one"), models=[ModelSpec(id="m")]) as first, \
+            MockOpenAI(default=Reply(content="two"), models=[ModelSpec(id="m")]) as second:
+        urls = [first.base_url, second.base_url]
+        replicas = ReplicaSet(urls, slots=1)
+        with ModelProxy(tmp_path / "s", replicas, "m") as proxy:
+            for _ in range(4):
+                assert _post(proxy, "/v1/chat/completions", body)[0] == 200
+            assert len(first.generation_requests()) == len(second.generation_requests()) == 2
+            second.stop()
+            for _ in range(3):
+                status, data = _post(proxy, "/v1/chat/completions", body)
+                assert status == 200 and json.loads(data)["choices"][0]["message"]["content"] == "one"
+            assert not proxy.traffic.upstream_failures()
+        down = {r["url"]: r["down"] for r in replicas.summary()}
+    assert down[urls[0]] is None and "refused" in down[urls[1]]

@@ -12,7 +12,13 @@ import time
 import pytest
 
 from evaluators.core.backends.base import GenerationRequest
-from evaluators.core.backends.discovery import ServerUnavailable, choose_model, ctx_from_args, discover
+from evaluators.core.backends.discovery import (
+    ServerOptions,
+    ServerUnavailable,
+    choose_model,
+    ctx_from_args,
+    discover,
+)
 from evaluators.core.backends.server import ServerBackend
 from evaluators.core.backends.server_configs import note_server_change, record_server_config, server_history
 from evaluators.core.errors import BadInput
@@ -331,3 +337,17 @@ def test_api_key_comes_from_the_named_variable_or_the_defaults(monkeypatch):
     monkeypatch.setenv("MY_KEY", "sk-mine-2222")
     assert api_key_from_env("MY_KEY") == "sk-mine-2222"
     assert "sk-mine-2222" not in scrub_text("calling with sk-mine-2222")
+
+
+def test_router_replicas_match_though_each_gave_its_model_another_port():
+    def router(port: str, ctx: str = "4096") -> MockOpenAI:
+        args = ["-m", "/models/m.gguf", "-c", ctx, "--port", port, "--host", "127.0.0.1"]
+        return MockOpenAI(models=[ModelSpec(id="m", args=args)], router=True, default="hi")
+
+    with router("41001") as a, router("41002") as b:
+        info = ServerOptions(base_url=[a.base_url, b.base_url]).discover()
+        assert (info.mode, info.urls) == ("router", [a.base_url, b.base_url])
+    with router("41001") as a, router("41003", ctx="8192") as b:
+        with pytest.raises(BadInput, match=r"differs from .*args.*8192") as refused:
+            ServerOptions(base_url=[a.base_url, b.base_url]).discover()
+    assert "41003" not in str(refused.value)  # the port is not configuration

@@ -4,7 +4,8 @@ Artifacts land in `<run dir>/<task id>/attempt-N/`: events.jsonl (without partia
 pi-stderr.log, changes.diff, final_message.md, verify.log, verify.json (every expected test's
 outcome from the runner's record), screenshot.png (+ screenshot-mobile.png), and workspace/ when
 kept (manual tasks always keep theirs: humans judge the app). The workspace lives on its own
-size-limited file system during the attempt (see `volumes`).
+size-limited file system during the attempt, on this machine (`hosts.LocalSpace`, `volumes`) or on a
+remote podman host (`remote.RemoteSpace`); the attempt reaches it only through its space.
 """
 
 from __future__ import annotations
@@ -25,15 +26,17 @@ from evaluators.agent import events as events_mod
 from evaluators.agent import pi as pi_mod
 from evaluators.agent import podman as pm
 from evaluators.agent import tamper, verification, volumes
-from evaluators.agent.containers import Sandbox, chown_tree, valid_png
+from evaluators.agent.containers import Sandbox, Source, valid_png
 from evaluators.agent.datasets import Task
+from evaluators.agent.hosts import STAGE_FACTOR, Host, LocalSpace
 from evaluators.agent.limits import Limits
 from evaluators.agent.monitor import StuckMonitor
 from evaluators.agent.proxy import ModelProxy
+from evaluators.agent.remote import RemoteSpace
+from evaluators.core.backends.replicas import ReplicaSet
 
 log = logging.getLogger("bananabench")
 
-STAGE_FACTOR = 2         # the verification stage may grow to twice the workspace limit (build outputs)
 SETTLE_S = 0.5           # quiet time after agent_end before asking Pi whether it is idle
 EXIT_GRACE_S = 5.0
 _OVERFLOW = re.compile(r"context size|context length|context window|too many tokens|prompt is too long", re.I)
@@ -41,9 +44,10 @@ _OVERFLOW = re.compile(r"context size|context length|context window|too many tok
 
 @dataclass
 class Upstream:
-    base_url: str
+    """The model's servers (one set shared by every attempt, so replicas are balanced across them)."""
+
+    replicas: ReplicaSet
     model_id: str
-    api_key: str | None = None
 
 
 @dataclass
@@ -62,25 +66,28 @@ class Cancelled(Exception):
     """The run is stopping (SIGINT/SIGTERM): the attempt is discarded."""
 
 
-def run_attempt(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, *, upstream: Upstream,
+Space = LocalSpace | RemoteSpace
+
+
+def run_attempt(host: Host, task: Task, start_dir: Path, attempt_dir: Path, *, upstream: Upstream,
                 pi_options: pi_mod.PiOptions, limits: Limits, keep_workspace: bool,
                 cancel: threading.Event) -> AttemptResult:
     """Run one attempt end to end; infrastructure failures become status `error`, never exceptions.
 
-    Raises EvaluationFailure (an `error` attempt) when the host's disk cannot hold the attempt's
+    Raises EvaluationFailure (an `error` attempt) when this machine's disk cannot hold the attempt's
     file systems at their full size.
     """
     attempt_dir.parent.mkdir(parents=True, exist_ok=True)
-    need = (limits.workspace_mb * (1 + STAGE_FACTOR)) << 20
+    need = 0 if host.remote else (limits.workspace_mb * (1 + STAGE_FACTOR)) << 20
     volumes.reserve(attempt_dir.parent, need)
     try:
-        return _attempt(sandbox, task, start_dir, attempt_dir, upstream=upstream, pi_options=pi_options,
+        return _attempt(host, task, start_dir, attempt_dir, upstream=upstream, pi_options=pi_options,
                         limits=limits, keep_workspace=keep_workspace, cancel=cancel)
     finally:
         volumes.release(need)
 
 
-def _attempt(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, *, upstream: Upstream,
+def _attempt(host: Host, task: Task, start_dir: Path, attempt_dir: Path, *, upstream: Upstream,
              pi_options: pi_mod.PiOptions, limits: Limits, keep_workspace: bool,
              cancel: threading.Event) -> AttemptResult:
     started = time.monotonic()
@@ -88,22 +95,18 @@ def _attempt(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, *
         volumes.unmount_below(attempt_dir)
         shutil.rmtree(attempt_dir)
     attempt_dir.mkdir(parents=True)
-    owner = sandbox.podman.owner_ids()
-    disk = volumes.create(attempt_dir / ".workspace", limits.workspace_mb, owner)
+    space = host.space(task, start_dir, attempt_dir, limits.workspace_mb)
     try:
-        workspace = disk.path
-        shutil.copytree(start_dir, workspace, symlinks=True, dirs_exist_ok=True)
-        chown_tree(workspace, *owner)
-        return _work(sandbox, task, start_dir, attempt_dir, disk, started, upstream=upstream, pi_options=pi_options,
+        return _work(host.sandbox, task, space, attempt_dir, started, upstream=upstream, pi_options=pi_options,
                      limits=limits, keep_workspace=keep_workspace, cancel=cancel)
     finally:
-        disk.close()
+        space.close()
 
 
-def _work(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, disk: volumes.Volume, started: float, *,
+def _work(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, started: float, *,
           upstream: Upstream, pi_options: pi_mod.PiOptions, limits: Limits, keep_workspace: bool,
           cancel: threading.Event) -> AttemptResult:
-    workspace = disk.path
+    workspace = space.workspace
     timings: dict[str, float | None] = {}
     with tempfile.TemporaryDirectory(prefix="bb-sock-") as tmp:
         tmp_path = Path(tmp)
@@ -112,18 +115,16 @@ def _work(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, disk
         config_dir.chmod(0o755)
         for path in config_dir.iterdir():
             path.chmod(0o644)
-        proxy = ModelProxy(socket_dir, upstream.base_url, upstream.model_id, api_key=upstream.api_key,
-                           max_chunks=limits.max_chunks)
+        proxy = ModelProxy(socket_dir, upstream.replicas, upstream.model_id, max_chunks=limits.max_chunks)
         with proxy:
-            agent = _drive(sandbox, task, workspace, attempt_dir, socket_dir, config_dir, limits, proxy,
-                           cancel, timings, disk)
+            agent = _drive(sandbox, task, space, attempt_dir, proxy, config_dir, limits, cancel, timings)
         traffic = proxy.traffic.summary()
     agent_s = time.monotonic() - started
     summary = events_mod.summarize(events_mod.read_events(attempt_dir / "events.jsonl"), pi_options.context_window)
     if summary["final_message"]:
         (attempt_dir / "final_message.md").write_text(summary["final_message"] + "\n", encoding="utf-8")
     status, stuck_reason, error = agent["status"], agent.get("stuck_reason"), agent.get("error")
-    if status == "verify" and disk.full():        # filled after the monitor's last look
+    if status == "verify" and space.full():        # filled after the monitor's last look
         verdict = StuckMonitor(limits).check(workspace_full=True)
         assert verdict is not None
         status, stuck_reason, agent["detail"] = verdict.status, verdict.reason, verdict.detail
@@ -133,7 +134,7 @@ def _work(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, disk
         extra["reason"] = agent.get("detail")
     # The diff is useful for every outcome (what did a stuck agent do?).
     t0 = time.monotonic()
-    diff_problem = _write_diff(sandbox, task, start_dir, workspace, attempt_dir, extra)
+    diff_problem = _write_diff(sandbox, task, space.start, workspace, attempt_dir, extra)
     timings["diff_s"] = time.monotonic() - t0
     if diff_problem is not None and diff_problem.startswith("infrastructure:"):
         status, error = "error", diff_problem
@@ -142,7 +143,7 @@ def _work(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, disk
     verify_s = None
     if status == "verify":
         t0 = time.monotonic()
-        verdict = _verify(sandbox, task, workspace, start_dir, attempt_dir, limits)
+        verdict = _verify(sandbox, task, space, attempt_dir)
         verify_s = time.monotonic() - t0
         extra["verdict"] = verdict.summary()
         if task.manual:
@@ -158,10 +159,10 @@ def _work(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, disk
     elif status == "error":
         score, correct = None, None
     if task.screenshot is not None and status != "error":
-        extra["screenshots"], extra["page_report"] = _screenshots(sandbox, task, workspace, attempt_dir)
+        extra["screenshots"], extra["page_report"] = _screenshots(sandbox, task, space, attempt_dir)
     if task.manual or keep_workspace:
         extra["workspace"] = "workspace"
-        _keep(sandbox, disk, attempt_dir / "workspace", extra)
+        _keep(sandbox, space, attempt_dir / "workspace", extra, limits.workspace_mb)
     metrics: dict[str, float | None] = {k: summary[k] for k in events_mod.EVENT_METRICS}
     metrics.update({k: traffic[k] for k in ("llm_requests", "llm_prompt_tokens", "llm_cached_tokens",
                                              "llm_completion_tokens", "prefill_tps", "decode_tps", "ttft_s")})
@@ -173,7 +174,7 @@ def _work(sandbox: Sandbox, task: Task, start_dir: Path, attempt_dir: Path, disk
                          stuck_reason=stuck_reason, error=error, metrics=metrics, extra=extra)
 
 
-def _write_diff(sandbox: Sandbox, task: Task, start_dir: Path, workspace: Path, attempt_dir: Path,
+def _write_diff(sandbox: Sandbox, task: Task, start_dir: Source, workspace: Source, attempt_dir: Path,
                 extra: dict[str, Any]) -> str | None:
     """changes.diff and the test-machinery flags; the problem, if the diff could not be produced."""
     diff = sandbox.diff(start_dir, workspace)
@@ -189,24 +190,22 @@ def _write_diff(sandbox: Sandbox, task: Task, start_dir: Path, workspace: Path, 
     return None
 
 
-def _verify(sandbox: Sandbox, task: Task, workspace: Path, start_dir: Path, attempt_dir: Path, limits: Limits):
+def _verify(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path):
     """The verification in its own size-limited stage; verify.log and verify.json land in the attempt."""
-    stage = volumes.create(attempt_dir / ".stage", limits.workspace_mb * STAGE_FACTOR, sandbox.podman.owner_ids())
-    try:
-        run = verification.verify_in_podman(sandbox, task, workspace, start_dir, stage.path)
-    finally:
-        stage.close()
+    with space.stage() as stage:
+        run = verification.verify_in_podman(sandbox, task, space.workspace, space.start, stage,
+                                            hidden=space.hidden)
     (attempt_dir / "verify.log").write_text(run.log, encoding="utf-8")
     (attempt_dir / "verify.json").write_text(json.dumps(run.verdict.details(), indent=2) + "\n", encoding="utf-8")
     return run.verdict
 
 
-def _keep(sandbox: Sandbox, disk: volumes.Volume, target: Path, extra: dict[str, Any]) -> None:
+def _keep(sandbox: Sandbox, space: Space, target: Path, extra: dict[str, Any], workspace_mb: int) -> None:
     """The final workspace outlives its mount: copied out in a container, or moved when it is a plain folder."""
-    if disk.image is None:
-        disk.path.rename(target)
+    if isinstance(space, LocalSpace) and space.keep_plain(target):
         return
-    copied = sandbox.keep(disk.path, target)
+    with space.output(target, cap_bytes=(workspace_mb or 2048) << 20) as out:
+        copied = sandbox.keep(space.workspace, out)
     left_out = [line[len("left out: "):] for line in copied.text.splitlines() if line.startswith("left out: ")]
     if left_out:
         extra["workspace_left_out"] = left_out[:50]
@@ -214,12 +213,13 @@ def _keep(sandbox: Sandbox, disk: volumes.Volume, target: Path, extra: dict[str,
         extra.setdefault("artifact_errors", []).append(f"workspace: copy failed (exit {copied.rc})")
 
 
-def _screenshots(sandbox: Sandbox, task: Task, workspace: Path, attempt_dir: Path) -> tuple[dict, dict]:
+def _screenshots(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path) -> tuple[dict, dict]:
     spec = task.screenshot
     assert spec is not None
     out = attempt_dir / ".shots"
-    shot, report = sandbox.screenshot(workspace, out, page=spec.path, build=spec.build, width=spec.width,
-                                      height=spec.height, mobile_width=spec.mobile_width)
+    with space.output(out, cap_bytes=64 << 20) as target:
+        shot, report = sandbox.screenshot(space.workspace, target, page=spec.path, build=spec.build,
+                                          width=spec.width, height=spec.height, mobile_width=spec.mobile_width)
     files: dict[str, str] = {}
     for view, name in (("desktop", "screenshot.png"), ("mobile", "screenshot-mobile.png")):
         produced = out / name
@@ -232,13 +232,13 @@ def _screenshots(sandbox: Sandbox, task: Task, workspace: Path, attempt_dir: Pat
     return files, report
 
 
-def _drive(sandbox: Sandbox, task: Task, workspace: Path, attempt_dir: Path, socket_dir: Path, config_dir: Path,
-           limits: Limits, proxy: ModelProxy, cancel: threading.Event, timings: dict[str, float | None],
-           disk: volumes.Volume) -> dict[str, Any]:
+def _drive(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, proxy: ModelProxy, config_dir: Path,
+           limits: Limits, cancel: threading.Event, timings: dict[str, float | None]) -> dict[str, Any]:
     """Run Pi until it is idle after its last agent_end, the monitor stops it, or it dies."""
     name = sandbox.name("agent")
-    argv = sandbox.agent_argv(name, workspace=workspace, socket_dir=socket_dir, config_dir=config_dir,
-                              command=pi_mod.container_argv("/opt/pi-config", "/run/model/model.sock"))
+    socket_dir, config_mount, config_path = space.model(proxy.socket_path, config_dir)
+    argv = sandbox.agent_argv(name, workspace=space.workspace, socket_dir=socket_dir, config_dir=config_mount,
+                              command=pi_mod.container_argv(config_path, "/run/model/model.sock"))
     monitor = StuckMonitor(limits)
     launched = time.monotonic()
     sandbox.track(name)
@@ -287,7 +287,7 @@ def _drive(sandbox: Sandbox, task: Task, workspace: Path, attempt_dir: Path, soc
             if saw_end and state_request is None and time.monotonic() - last_event >= SETTLE_S:
                 state_request = pi.send({"type": "get_state"})
             verdict = monitor.verdict or monitor.check(last_traffic=max(proxy.traffic.last_activity, pi.last_output),
-                                                       runaway=proxy.traffic.runaway, workspace_full=disk.full())
+                                                       runaway=proxy.traffic.runaway, workspace_full=space.full())
             if verdict is not None:
                 _kill(sandbox, name)
                 return {"status": verdict.status, "stuck_reason": verdict.reason, "detail": verdict.detail}

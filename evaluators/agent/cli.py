@@ -74,6 +74,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--memory", default="4g", help="memory limit per container (default 4g)")
     p.add_argument("--pids", type=cliargs.positive_int, default=512, help="process limit per container")
     p.add_argument("--cpus", type=float, default=2.0, help="CPU limit per container")
+    p.add_argument("--podman-connection", metavar="NAME[=N][,NAME...]", default=None,
+                   help="run the attempts on these podman hosts (`podman system connection add`; `local` is this "
+                        "machine), each with N attempts at once (default --parallel, else the server's slots "
+                        "shared out); every host's sandbox is checked at start")
     p.set_defaults(func=cmd_run)
 
     p = verbs.add_parser("reference", help="a reference run: Pi applies each task's own solution (no model)",
@@ -132,6 +136,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--offline", action="store_true", help="build the offline image (no registry needed)")
     p.add_argument("--pi-version", default=None, help="install this Pi version instead of the pinned one")
     p.add_argument("--force", action="store_true", help="rebuild even if up to date")
+    p.add_argument("--podman-connection", metavar="NAME", default=None,
+                   help="build it on this podman host (`podman system connection add`) instead of this machine")
     p.set_defaults(func=cmd_build_image)
 
     if importlib.util.find_spec("evaluators.agent.importers") is not None:
@@ -291,7 +297,7 @@ def cmd_build_image(args) -> int:
     from evaluators.agent import image
     from evaluators.agent import podman as pm
 
-    podman = pm.require()
+    podman = pm.connect(args.podman_connection) if args.podman_connection else pm.require()
     if args.offline:
         built = image.build_offline(podman, pi_version=args.pi_version, force=args.force)
     else:

@@ -22,6 +22,7 @@ from typing import Any
 
 from evaluators.agent import podman as pm
 from evaluators.agent.image import Image
+from evaluators.core.errors import EvaluationFailure
 
 MAX_LOG = 1 << 20
 MAX_DIFF = 4 << 20
@@ -40,22 +41,51 @@ class Resources:
     tmp_size: str = "1g"
 
 
+@dataclass(frozen=True)
+class RemoteDir:
+    """A folder on a remote podman host: a named volume, or a folder inside one as that host sees it."""
+
+    volume: str
+    host_path: str | None = None
+
+    def sub(self, mountpoint: str, name: str) -> RemoteDir:
+        return RemoteDir(self.volume, f"{mountpoint.rstrip('/')}/{name}")
+
+
+# What a container mounts: a folder of this machine (local podman only) or one on the remote host.
+Source = Path | RemoteDir
+
+
 @dataclass
 class Sandbox:
-    """Starts containers for one owner (the model's lock key) and can kill all of them at once."""
+    """Starts containers for one owner (the model's lock key) and can kill all of them at once.
+
+    On a remote host `files` names the volumes holding what the image needs from this machine (the
+    support scripts, and for the offline image Pi and Playwright); a folder of this machine never
+    reaches that host's podman (`bind` refuses it)."""
 
     podman: pm.Podman
     image: Image
     owner: str
     resources: Resources = field(default_factory=Resources)
+    files: dict[str, RemoteDir] | None = None
     _live: set[str] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def name(self, role: str) -> str:
         return f"bb-{role}-{os.getpid()}-{secrets.token_hex(4)}"
 
+    def bind(self, source: Source, target: str, mode: str = "ro") -> list[str]:
+        """The `-v` flag mounting `source` at `target`."""
+        if isinstance(source, RemoteDir):
+            return ["-v", f"{source.host_path or source.volume}:{target}:{mode}"]
+        if self.podman.remote:
+            raise EvaluationFailure(f"internal error: {source} is a folder of this machine, which podman host "
+                                    f"{self.podman.host} cannot mount")
+        return ["-v", f"{source.resolve()}:{target}:{mode}"]
+
     def base_args(self, name: str, role: str, *, interactive: bool = False, label_disable: bool = False,
-                  screenshots: bool = False) -> list[str]:
+                  screenshots: bool = False, files: bool = True) -> list[str]:
         r = self.resources
         args = ["run", "--rm", "--name", name, *self.podman.run_flags(), *pm.labels(self.owner, role),
                 "--network", "none", "--cap-drop", "all", "--security-opt", "no-new-privileges",
@@ -69,7 +99,7 @@ class Sandbox:
         if label_disable:
             # The proxy is an unconfined host process; a confined container could not connect to its socket.
             args += ["--security-opt", "label=disable"]
-        return args + self.image.mounts(screenshots=screenshots)
+        return args + self.image.mounts(screenshots=screenshots, files=files, remote=self.files)
 
     def track(self, name: str) -> None:
         with self._lock:
@@ -87,10 +117,10 @@ class Sandbox:
 
     def oneshot(self, role: str, mounts: list[str], script: str, *, timeout_s: float,
                 env: dict[str, str] | None = None, screenshots: bool = False, shm: str | None = None,
-                cap: int = MAX_LOG, keep_head: bool = False) -> OneShot:
+                cap: int = MAX_LOG, keep_head: bool = False, files: bool = True) -> OneShot:
         """Run `script` with sh in a fresh container; stdout+stderr merged, capped (its tail, or its head)."""
         name = self.name(role)
-        args = self.base_args(name, role, screenshots=screenshots)
+        args = self.base_args(name, role, screenshots=screenshots, files=files)
         if shm:
             args += ["--shm-size", shm]
         for key, value in (env or {}).items():
@@ -115,35 +145,43 @@ class Sandbox:
 
     # -- the agent ------------------------------------------------------------------------------
 
-    def agent_argv(self, name: str, *, workspace: Path, socket_dir: Path, config_dir: Path,
+    def agent_argv(self, name: str, *, workspace: Source, socket_dir: Source, config_dir: Source | None,
                    command: list[str]) -> list[str]:
+        """The agent's container: the workspace, the model socket's folder at /run/model and Pi's configuration
+        at /opt/pi-config (or, without `config_dir`, in the socket's folder)."""
         args = self.base_args(name, "agent", interactive=True, label_disable=True)
-        args += ["-v", f"{workspace.resolve()}:/workspace:rw", "-v", f"{socket_dir.resolve()}:/run/model:ro",
-                 "-v", f"{config_dir.resolve()}:/opt/pi-config:ro",
-                 "-e", "PI_OFFLINE=1", "-e", "PI_CODING_AGENT_DIR=/home/agent/.pi/agent",
+        args += [*self.bind(workspace, "/workspace", "rw"), *self.bind(socket_dir, "/run/model")]
+        if config_dir is not None:
+            args += self.bind(config_dir, "/opt/pi-config")
+        args += ["-e", "PI_OFFLINE=1", "-e", "PI_CODING_AGENT_DIR=/home/agent/.pi/agent",
                  "-w", "/workspace", self.image.name, *command]
         return self.podman.cmd(*args)
 
     # -- after the agent ----------------------------------------------------------------------
 
-    def diff(self, start: Path, workspace: Path, *, timeout_s: float = 300) -> OneShot:
+    def diff(self, start: Source, workspace: Source, *, timeout_s: float = 300) -> OneShot:
         """The start state against the final workspace (`support/grader/diff.py`), in a fresh container."""
-        mounts = ["-v", f"{start.resolve()}:/start:ro", "-v", f"{workspace.resolve()}:/workspace:ro"]
+        mounts = [*self.bind(start, "/start"), *self.bind(workspace, "/workspace")]
         return self.oneshot("diff", mounts, "exec python3 -I /opt/bananabench/grader/diff.py /start /workspace",
                             timeout_s=timeout_s, cap=MAX_DIFF, keep_head=True)
 
-    def keep(self, workspace: Path, out: Path, *, timeout_s: float = 300) -> OneShot:
+    def keep(self, workspace: Source, out: Source, *, timeout_s: float = 300) -> OneShot:
         """Copy the final workspace out of its size-limited mount (no special files, no huge files)."""
-        prepare_scratch(out, self.podman)
+        self.scratch(out)
         script = f"exec python3 -I /opt/bananabench/grader/stage.py /src /out {KEEP_FILE_CAP}"
-        mounts = ["-v", f"{workspace.resolve()}:/src:ro", "-v", f"{out.resolve()}:/out:rw"]
+        mounts = [*self.bind(workspace, "/src"), *self.bind(out, "/out", "rw")]
         return self.oneshot("keep", mounts, script, timeout_s=timeout_s)
 
-    def screenshot(self, workspace: Path, out_dir: Path, *, page: str, build: str | None, width: int,
+    def scratch(self, out: Source) -> None:
+        """An empty folder of this machine the container user may write (remote volumes are made that way)."""
+        if isinstance(out, Path):
+            prepare_scratch(out, self.podman)
+
+    def screenshot(self, workspace: Source, out_dir: Source, *, page: str, build: str | None, width: int,
                    height: int, mobile_width: int | None, timeout_s: float = 300) -> tuple[OneShot, dict[str, Any]]:
         """Build (optionally) and load the page in Chromium with Playwright; PNGs land in out_dir."""
-        prepare_scratch(out_dir, self.podman)
-        mounts = ["-v", f"{workspace.resolve()}:/src:ro", "-v", f"{out_dir.resolve()}:/out:rw"]
+        self.scratch(out_dir)
+        mounts = [*self.bind(workspace, "/src"), *self.bind(out_dir, "/out", "rw")]
         root = "/src"
         script = ""
         if build:

@@ -20,6 +20,7 @@ import subprocess
 import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from evaluators.agent import podman as pm
 from evaluators.core.errors import BadInput, EvaluationFailure
@@ -52,15 +53,26 @@ class Image:
     pi_version: str | None = None
     labels: dict[str, str] = field(default_factory=dict)
 
-    def mounts(self, *, screenshots: bool = False) -> list[str]:
-        """Bind mounts every container of this image gets (read-only)."""
-        args = ["-v", f"{SUPPORT_DIR}:/opt/bananabench:ro"]
+    def mounts(self, *, screenshots: bool = False, files: bool = True, remote: dict[str, Any] | None = None) -> list[str]:
+        """Mounts every container of this image gets (read-only): the host's /usr for the offline image, and with
+        `files` the support scripts, Pi and Playwright — this machine's folders, or on a remote host the volumes
+        in `remote` (`support`, `pi`, `pylib`) that hold copies of them."""
+        args = ["-v", "/usr:/usr:ro"] if self.kind == "offline" else []
+        if not files:
+            return args
+
+        def source(key: str, local: str | None) -> str | None:
+            if remote is None:
+                return local
+            return remote[key].volume if key in remote else None
+
+        args += ["-v", f"{source('support', str(SUPPORT_DIR))}:/opt/bananabench:ro"]
         if self.kind == "offline":
-            args += ["-v", "/usr:/usr:ro"]
-            if self.pi_dir:
-                args += ["-v", f"{self.pi_dir}:/opt/pi:ro"]
+            pi = source("pi", self.pi_dir)
+            if pi:
+                args += ["-v", f"{pi}:/opt/pi:ro"]
             if screenshots:
-                site = playwright_site_dir()
+                site = source("pylib", playwright_site_dir())
                 if site:
                     args += ["-v", f"{site}:{PYLIB}:ro", "-e", f"PYTHONPATH={PYLIB}"]
         return args

@@ -1,8 +1,10 @@
-"""Podman access: runtime detection, the hardening flags every container gets, labels, cleanup.
+"""Podman access: this machine's or a remote connection's, runtime detection, hardening flags, labels, cleanup.
 
-Every container the runner starts carries the label `bananabench.agent=1` plus the owner (the
-model's lock key) and the runner's pid, so a new run can remove containers left by a crashed
-run of the same model without touching anyone else's.
+Every container (and volume) the runner starts carries the label `bananabench.agent=1` plus the owner
+(the model's lock key), the runner's host and pid, so a new run can remove what a crashed run of the
+same model left without touching anyone else's. A remote connection (`podman system connection add`)
+is reached with `podman --connection NAME`: the flags are the same, except that the OCI runtime is the
+remote host's choice (podman remote cannot pick one per container).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import logging
 import os
 import resource
 import shutil
+import socket
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -27,6 +30,7 @@ LABEL = "bananabench.agent"
 LABEL_OWNER = "bananabench.owner"
 LABEL_PID = "bananabench.pid"
 LABEL_ROLE = "bananabench.role"
+LABEL_CLIENT = "bananabench.client"
 ENV_RUNTIME = "BANANABENCH_PODMAN_RUNTIME"
 AGENT_UID = 1000
 PODMAN_FAILURE_CODES = (125, 126, 127)   # `podman run` itself failed, not the command in the container
@@ -42,19 +46,31 @@ class Podman:
     rootless: bool
     nofile: int
     nproc: int
+    connection: str | None = None  # a `podman system connection` name: containers run on that host
+
+    @property
+    def remote(self) -> bool:
+        return self.connection is not None
+
+    @property
+    def host(self) -> str:
+        return self.connection or "local"
 
     def cmd(self, *args: str) -> list[str]:
-        return [self.exe, *args]
+        return [self.exe, *(["--connection", self.connection] if self.connection else []), *args]
 
     def run_flags(self) -> list[str]:
         """Flags for `podman run` that make containers start on this host."""
-        flags = ["--runtime", self.runtime] if self.runtime else []
+        flags = ["--runtime", self.runtime] if self.runtime and not self.remote else []
         flags += ["--ulimit", f"nofile={self.nofile}:{self.nofile}", "--ulimit", f"nproc={self.nproc}:{self.nproc}"]
         return flags
 
     def user_flags(self) -> list[str]:
-        """Run as the unprivileged agent user; rootless podman maps it onto the caller."""
-        if self.rootless:
+        """Run as the unprivileged agent user; rootless podman maps it onto the caller.
+
+        On a remote host nothing is bind-mounted from a host folder (volumes are created for uid 1000),
+        so uid 1000 is right whether that podman is rootful or rootless."""
+        if self.rootless and not self.remote:
             return ["--userns", "keep-id", "--user", f"{os.getuid()}:{os.getgid()}"]
         return ["--user", f"{AGENT_UID}:{AGENT_UID}"]
 
@@ -85,6 +101,22 @@ def detect() -> Podman:
     nproc = _cap(hard_p, 8192)
     return Podman(exe=exe, runtime=runtime, runtime_reason=reason, rootless=os.geteuid() != 0,
                   nofile=nofile, nproc=nproc)
+
+
+def connect(name: str) -> Podman:
+    """A remote connection's podman, checked reachable (BadInput naming it when it is not)."""
+    local = require()
+    proc = run(Podman(local.exe, None, "", False, local.nofile, local.nproc, connection=name), "info", "--format",
+               "json", check=False, timeout=120)
+    if proc.returncode != 0:
+        raise BadInput(f"podman connection {name!r} does not answer (`podman --connection {name} info`): "
+                       f"{proc.stderr.decode(errors='replace').strip()[-300:]}; see `podman system connection list`")
+    host = json.loads(proc.stdout).get("host") or {}
+    runtime = (host.get("ociRuntime") or {}).get("name", "unknown")
+    return Podman(exe=local.exe, runtime=None,
+                  runtime_reason=f"{name}'s default ({runtime}, cgroups {host.get('cgroupVersion', '?')})",
+                  rootless=bool((host.get("security") or {}).get("rootless")), nofile=local.nofile,
+                  nproc=local.nproc, connection=name)
 
 
 def _cap(hard: int, wanted: int) -> int:
@@ -124,7 +156,7 @@ def image_labels(podman: Podman, image: str) -> dict[str, str] | None:
 
 def labels(owner: str, role: str) -> list[str]:
     return ["--label", f"{LABEL}=1", "--label", f"{LABEL_OWNER}={owner}", "--label", f"{LABEL_PID}={os.getpid()}",
-            "--label", f"{LABEL_ROLE}={role}"]
+            "--label", f"{LABEL_ROLE}={role}", "--label", f"{LABEL_CLIENT}={socket.gethostname()}"]
 
 
 def kill(podman: Podman, name: str) -> None:
@@ -143,22 +175,36 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def _stale(labels: dict[str, str]) -> bool:
+    """Left by a runner of this machine that is gone (another machine's runner may still be alive)."""
+    if labels.get(LABEL_CLIENT, socket.gethostname()) != socket.gethostname():
+        return False
+    pid = labels.get(LABEL_PID, "")
+    return not (pid.isdigit() and int(pid) != os.getpid() and _pid_alive(int(pid)))
+
+
+def _listed(podman: Podman, *command_and_owner: str) -> list[dict]:
+    *command, owner = command_and_owner
+    proc = run(podman, *command, "--filter", f"label={LABEL_OWNER}={owner}", "--format", "json", check=False,
+               timeout=60)
+    return (json.loads(proc.stdout or b"[]") or []) if proc.returncode == 0 else []
+
+
 def remove_stale(podman: Podman, owner: str) -> list[str]:
-    """Remove containers of `owner` whose runner process is gone (left by a crashed run)."""
-    proc = run(podman, "ps", "--all", "--filter", f"label={LABEL_OWNER}={owner}", "--format", "json",
-               check=False, timeout=60)
-    if proc.returncode != 0:
-        return []
+    """Remove containers, then volumes, of `owner` whose runner process is gone (left by a crashed run)."""
     removed = []
-    for info in json.loads(proc.stdout or b"[]") or []:
-        pid = (info.get("Labels") or {}).get(LABEL_PID, "")
-        if pid.isdigit() and int(pid) != os.getpid() and _pid_alive(int(pid)):
-            continue
-        name = (info.get("Names") or [info.get("Id")])[0]
-        kill(podman, name)
-        removed.append(name)
+    for info in _listed(podman, "ps", "--all", owner):
+        if _stale(info.get("Labels") or {}):
+            name = (info.get("Names") or [info.get("Id")])[0]
+            kill(podman, name)
+            removed.append(name)
+    for info in _listed(podman, "volume", "ls", owner):
+        if _stale(info.get("Labels") or {}):
+            run(podman, "volume", "rm", "--force", info["Name"], check=False, timeout=60)
+            removed.append(info["Name"])
     if removed:
-        log.warning("removed %d stale container(s) of a crashed run: %s", len(removed), ", ".join(removed))
+        log.warning("removed %d stale container(s) and volume(s) of a crashed run on %s: %s", len(removed),
+                    podman.host, ", ".join(removed))
     return removed
 
 

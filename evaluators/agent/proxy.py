@@ -2,7 +2,8 @@
 
 The agent container has no network. A bridge inside it maps 127.0.0.1:8080 to this socket, and
 this proxy forwards only `POST /v1/chat/completions`, `POST /v1/completions` and `GET /v1/models`
-to the model server, pinning the `model` field to the model under test. Everything else gets 403.
+to the model server (or to its replicas: the least loaded one, and another one when its connection
+fails before an answer starts), pinning the `model` field to the model under test. Everything else gets 403.
 Requests come from the agent, so they are bounded before anything is read: a `Content-Length`
 that is not a plain decimal number gets 400, one over MAX_BODY 413; bodies waiting to be forwarded
 may hold at most MAX_BUFFERED bytes in all (503 beyond), an attempt gets at most MAX_CONNECTIONS
@@ -26,6 +27,9 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from evaluators.core.backends.replicas import ReplicaSet
+from evaluators.core.http import describe_error, normalize_base_url
 
 log = logging.getLogger("bananabench")
 
@@ -145,26 +149,23 @@ class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
 class ModelProxy:
     """A filtering proxy listening on `<directory>/model.sock`; use as a context manager."""
 
-    def __init__(self, directory: str | os.PathLike, upstream: str, model_id: str, *,
+    def __init__(self, directory: str | os.PathLike, upstream: str | ReplicaSet, model_id: str, *,
                  api_key: str | None = None, max_chunks: int = 32000, upstream_timeout_s: float = 600.0):
+        """`upstream`: the model server's URL, or the replicas shared by every attempt of a run."""
         self.directory = Path(directory)
         self.socket_path = self.directory / SOCKET_NAME
-        parts = urlsplit(upstream.rstrip("/"))
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"model server URL must be http(s)://host[:port], not {upstream!r}")
-        self.scheme, self.host, self.port = parts.scheme, parts.hostname, parts.port
-        self.prefix = parts.path[:-3] if parts.path.endswith("/v1") else parts.path
+        if isinstance(upstream, str):
+            parts = urlsplit(upstream.rstrip("/"))
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ValueError(f"model server URL must be http(s)://host[:port], not {upstream!r}")
+            upstream = ReplicaSet([normalize_base_url(upstream)], slots=1, api_key=api_key)
+        self.replicas = upstream
         self.model_id = model_id
-        self.api_key = api_key
         self.max_chunks = max_chunks
         self.upstream_timeout_s = upstream_timeout_s
         self.traffic = Traffic()
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
-
-    def upstream_connection(self) -> http.client.HTTPConnection:
-        kind = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
-        return kind(self.host, self.port, timeout=self.upstream_timeout_s)
 
     def start(self) -> ModelProxy:
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -320,19 +321,22 @@ class _Handler(BaseHTTPRequestHandler):
             traffic.touch()
 
     def _forward(self, method: str, path: str, body: bytes, record: RequestRecord, started: float) -> None:
-        proxy = self.owner
+        replicas = self.owner.replicas
         headers = {"Content-Type": "application/json", "Accept": self.headers.get("Accept", "*/*")}
-        if proxy.api_key:
-            headers["Authorization"] = f"Bearer {proxy.api_key}"
-        conn = proxy.upstream_connection()
-        try:
-            conn.request(method, proxy.prefix + path, body=body or None, headers=headers)
-            resp = conn.getresponse()
-        except (OSError, http.client.HTTPException) as exc:
-            record.error = f"upstream unreachable: {exc}"
-            conn.close()
-            self._reply(502, record.error)
-            return
+        for moved in range(len(replicas.replicas) + 1):
+            replica = replicas.acquire(block=False)  # the server queues beyond its slots, as it would unproxied
+            try:
+                conn, resp = replica.client.open(method, path, body or None, timeout=self.owner.upstream_timeout_s,
+                                                 headers=headers)
+                break
+            except (OSError, http.client.HTTPException) as exc:
+                replicas.release(replica, ok=False, failure=describe_error(exc))
+                if moved < len(replicas.replicas) and replicas.others_up(replica):
+                    log.info("replica %s failed (%s); the request moves to another", replica.url, describe_error(exc))
+                    continue
+                record.error = f"upstream unreachable: {exc}"
+                self._reply(502, record.error)
+                return
         record.status = resp.status
         try:
             self.send_response(resp.status)
@@ -351,6 +355,7 @@ class _Handler(BaseHTTPRequestHandler):
             record.error = record.error or f"stream broken: {exc}"
         finally:
             conn.close()
+            replicas.release(replica, ok=record.error is None)
 
     def _stream(self, resp: http.client.HTTPResponse, record: RequestRecord, started: float) -> None:
         proxy = self.owner

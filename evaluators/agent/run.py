@@ -1,7 +1,8 @@
 """The banana-benchmark runner: select tasks, find the server, run attempts in parallel, record rows.
 
 The same command resumes an interrupted run (finished attempts are kept, infrastructure errors
-are retried); `--rerun` starts a new run. A lock per model keeps two runs apart, and containers
+are retried); `--rerun` starts a new run. Attempts run on this machine's podman or on several podman
+hosts (`--podman-connection`, see `hosts`), each with its own slots. A lock per model keeps two runs apart, and containers
 left by a crashed run of the same model are removed at start. SIGINT/SIGTERM kill the running
 containers and discard the unfinished attempts.
 """
@@ -20,14 +21,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluators.agent import datasets, image, metrics, repos, volumes
-from evaluators.agent import podman as pm
+from evaluators.agent import datasets, hosts, metrics, repos, volumes
 from evaluators.agent.attempt import AttemptResult, Cancelled, Upstream, run_attempt
-from evaluators.agent.containers import Resources, Sandbox
+from evaluators.agent.containers import Resources
 from evaluators.agent.limits import BenchConfig, load_config, merged
 from evaluators.agent.pi import THINKING_LEVELS, PiOptions
 from evaluators.core import runs as core_runs
 from evaluators.core.backends.discovery import ServerOptions
+from evaluators.core.backends.replicas import ReplicaSet
 from evaluators.core.contract import ERROR, AttemptKey, Metric, RunKey, RunStatus
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.progress import Progress
@@ -71,6 +72,7 @@ class AgentRunOptions:
     memory: str = "4g"
     pids: int = 512
     cpus: float = 2.0
+    podman_connection: str | None = None  # NAME[=N][,NAME...]: podman hosts (`local` is this machine)
     reference: str | None = None  # a reference run (not a model's work): what it is, shown on the site
 
 
@@ -97,7 +99,7 @@ def dry_run(opts: AgentRunOptions, config: BenchConfig, out=sys.stdout) -> int:
     tasks = select_tasks(opts)
     cli = _cli_limits(opts)
     print(f"{len(tasks)} task(s) x {opts.attempts} attempt(s) = {len(tasks) * opts.attempts} attempt(s) "
-          f"for model {opts.name} at {opts.server.base_url}", file=out)
+          f"for model {opts.name} at {', '.join(opts.server.urls()) if opts.server.base_url else None}", file=out)
     for task in tasks:
         lim = merged(config.limits, task.agent, cli)
         flags = " manual" if task.manual else ""
@@ -122,30 +124,53 @@ def run_agent_benchmark(opts: AgentRunOptions) -> dict[str, Any]:
     store = writable_store(opts.results)
     tasks = select_tasks(opts)
     cli_limits = _cli_limits(opts)
-    volumes.require_root(max(merged(config.limits, t.agent, cli_limits).workspace_mb for t in tasks))
-    from evaluators.core.backends import server_configs
+    workspace_mb = max(merged(config.limits, t.agent, cli_limits).workspace_mb for t in tasks)
+    wanted = hosts.parse_connections(opts.podman_connection, opts.parallel)
+    if any(name == hosts.LOCAL for name, _ in wanted):
+        volumes.require_root(workspace_mb)
 
     info = opts.server.discover(opts.name)
     log.info("%s", info.startup_line())
-    podman = pm.detect()
-    log.info("podman: runtime %s (%s)", podman.runtime or "default", podman.runtime_reason)
-    img = image.resolve(podman, opts.image)
-    log.info("sandbox image %s (%s, Pi %s)", img.name, img.kind, img.pi_version)
-    parallel = opts.parallel or info.n_slots or 1
+    owner = core_runs.slug(opts.name)
+    resources = Resources(memory=opts.memory, pids=opts.pids, cpus=opts.cpus)
+    slots = hosts.share(wanted, info.n_slots or 1)
+    opened: list[hosts.Host] = []
+    try:
+        for (host_name, _), n in zip(wanted, slots, strict=True):
+            opened.append(hosts.open_host(host_name, n, image_name=opts.image, owner=owner, resources=resources,
+                                          workspace_mb=workspace_mb))
+        return _run(store, opts, config, tasks, info, opened)
+    finally:
+        for host in opened:
+            host.close()
+
+
+def _run(store: Store, opts: AgentRunOptions, config: BenchConfig, tasks: list[datasets.Task], info: Any,
+         opened: list[hosts.Host]) -> dict[str, Any]:
+    from evaluators.core.backends import server_configs
+
+    cli_limits = _cli_limits(opts)
+    versions = {h.name: h.sandbox.image.pi_version for h in opened}
+    if len(set(versions.values())) > 1:
+        raise BadInput(f"the podman hosts run different Pi versions ({versions}): every attempt of a run must use "
+                       "the same agent; build the same image on each")
+    img = opened[0].sandbox.image
+    parallel = sum(h.slots for h in opened)
+    host_list = [{"host": h.name, "slots": h.slots, "image": h.sandbox.image.identity()} for h in opened]
     spec = RunSpec(
         evaluator="agent", benchmark=BENCHMARK, model_name=opts.name, benchmark_version=BENCHMARK_VERSION,
         artifact={"identity": {"kind": "server", "model_id": info.model_id},
-                  "base_url": info.base_url, "server_fingerprint": info.fingerprint, "model_path": info.model_path},
+                  "base_url": info.base_url, "replicas": info.urls, "server_fingerprint": info.fingerprint, "model_path": info.model_path},
         backend="server",
         scoring={"limits": {k: v for k, v in {**config.limits.as_dict(), **cli_limits}.items() if v is not None},
                  "thinking": opts.thinking, "reasoning": opts.reasoning, "max_tokens": opts.max_tokens,
                  "attempts": opts.attempts, "pi_version": img.pi_version, "pi_settings": config.pi_settings},
         options={"parallel": parallel, "keep_workspaces": opts.keep_workspaces, "image": img.identity(),
-                 "tasks": [t.id for t in tasks]},
+                 "hosts": host_list, "tasks": [t.id for t in tasks]},
         n_items=len(tasks) * opts.attempts,
         official=not (opts.only or opts.exclude or opts.categories or opts.tags or opts.limit),
         retry_statuses=(ERROR,),
-        extra={**info.run_extra(), "image": img.identity(), "pi_version": img.pi_version,
+        extra={**info.run_extra(), "image": img.identity(), "hosts": host_list, "pi_version": img.pi_version,
                "context_window": info.ctx, "config_file": config.source,
                **({RunKey.REFERENCE_RUN: opts.reference} if opts.reference else {})},
     )
@@ -157,19 +182,15 @@ def run_agent_benchmark(opts: AgentRunOptions) -> dict[str, Any]:
                 "scores": store.scores(finished["run_id"]), "already_done": True}
     with start_run(store, spec, resume=not opts.rerun, policy="public", benchmark_title="banana-benchmark",
                    headline_metric=Metric.SCORE) as run:
-        owner = core_runs.slug(opts.name)
-        pm.remove_stale(podman, owner)
         volumes.unmount_below(run.dir)  # file systems a crashed run of this model left mounted (the lock is ours)
-        sandbox = Sandbox(podman, img, owner=owner,
-                          resources=Resources(memory=opts.memory, pids=opts.pids, cpus=opts.cpus))
         pi_options = PiOptions(model_id=info.model_id, context_window=info.ctx, max_tokens=opts.max_tokens,
                                reasoning=opts.reasoning, thinking=opts.thinking, settings=config.pi_settings)
-        upstream = Upstream(info.base_url, info.model_id, opts.server.key())
+        upstream = Upstream(ReplicaSet(info.urls, slots=info.n_slots, api_key=opts.server.key()), info.model_id)
         todo = [(t, n) for t in tasks for n in range(1, opts.attempts + 1) if not run.is_done(t.id, n)]
-        log.info("run %s: %d attempt(s) to do, %d done, %d in parallel", run.run_id, len(todo),
-                 len(tasks) * opts.attempts - len(todo), parallel)
-        _execute(run, sandbox, todo, upstream=upstream, pi_options=pi_options, config=config, cli_limits=cli_limits,
-                 parallel=parallel, keep=opts.keep_workspaces, fingerprint=info.fingerprint)
+        log.info("run %s: %d attempt(s) to do, %d done, %d in parallel on %s", run.run_id, len(todo),
+                 len(tasks) * opts.attempts - len(todo), parallel, ", ".join(h.name for h in opened))
+        _execute(run, opened, todo, upstream=upstream, pi_options=pi_options, config=config, cli_limits=cli_limits,
+                 keep=opts.keep_workspaces, fingerprint=info.fingerprint)
         run.flush()
         scores = metrics.compute_scores(store, run.run_id)
         errors = [a for a in store.attempts(run.run_id) if a["status"] == ERROR]
@@ -206,22 +227,26 @@ def _start_dirs(run_dir: Path, tasks: list[datasets.Task]) -> dict[str, Path]:
     return starts
 
 
-def _execute(run: core_runs.Run, sandbox: Sandbox, todo: list[tuple[datasets.Task, int]], *, upstream: Upstream,
-             pi_options: PiOptions, config: BenchConfig, cli_limits: dict[str, Any], parallel: int, keep: bool,
+def _execute(run: core_runs.Run, opened: list[hosts.Host], todo: list[tuple[datasets.Task, int]], *,
+             upstream: Upstream, pi_options: PiOptions, config: BenchConfig, cli_limits: dict[str, Any], keep: bool,
              fingerprint: str) -> None:
+    """Attempts in order, each on the first host with a free slot."""
     if not todo:
         return
     starts = _start_dirs(run.dir, sorted({t.id: t for t, _ in todo}.values(), key=lambda t: t.id))
     cancel = threading.Event()
     consecutive_errors = 0
+    free = [host for host in opened for _ in range(host.slots)]
+    parallel = len(free)
 
-    def work(task: datasets.Task, n: int) -> tuple[datasets.Task, int, AttemptResult, str]:
+    def work(host: hosts.Host, task: datasets.Task, n: int) -> tuple[hosts.Host, datasets.Task, int, AttemptResult,
+                                                                      str]:
         attempt_dir = run.dir / task.id / f"attempt-{n}"
         began = utcnow()
         limits = merged(config.limits, task.agent, cli_limits)
         t0 = time.monotonic()
         try:
-            result = run_attempt(sandbox, task, starts[task.id], attempt_dir, upstream=upstream,
+            result = run_attempt(host, task, starts[task.id], attempt_dir, upstream=upstream,
                                  pi_options=pi_options, limits=limits, keep_workspace=keep, cancel=cancel)
         except Cancelled:
             raise
@@ -230,7 +255,8 @@ def _execute(run: core_runs.Run, sandbox: Sandbox, todo: list[tuple[datasets.Tas
                 raise Cancelled() from exc
             result = AttemptResult(status=ERROR, score=None, correct=None, wall_s=time.monotonic() - t0,
                                    error=f"{type(exc).__name__}: {exc}")
-        return task, n, result, began
+        result.extra[AttemptKey.HOST] = host.name
+        return host, task, n, result, began
 
     pool = cf.ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="attempt")
     pending: set[cf.Future] = set()
@@ -238,15 +264,16 @@ def _execute(run: core_runs.Run, sandbox: Sandbox, todo: list[tuple[datasets.Tas
     try:
         with Progress(len(todo), "agent attempts") as progress:
             while queue_ or pending:
-                while queue_ and len(pending) < parallel:
+                while queue_ and free:
                     task, n = queue_.pop(0)
-                    pending.add(pool.submit(work, task, n))
+                    pending.add(pool.submit(work, free.pop(0), task, n))
                 done, pending = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
                 for future in done:
-                    task, n, result, began = future.result()
+                    host, task, n, result, began = future.result()
+                    free.append(host)
                     _record(run, task, n, result, began, fingerprint)
                     progress.update()
-                    log.info("%s attempt %d: %s%s (%.1f s)", task.id, n, result.status,
+                    log.info("%s attempt %d on %s: %s%s (%.1f s)", task.id, n, host.name, result.status,
                              f" ({result.stuck_reason})" if result.stuck_reason else
                              f" ({result.error})" if result.error else "", result.wall_s)
                     consecutive_errors = consecutive_errors + 1 if result.status == ERROR else 0
@@ -256,7 +283,8 @@ def _execute(run: core_runs.Run, sandbox: Sandbox, todo: list[tuple[datasets.Tas
                             "stopping. Fix the cause and run the same command again to resume")
     except BaseException:
         cancel.set()
-        sandbox.kill_all()
+        for host in opened:
+            host.sandbox.kill_all()
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)

@@ -17,9 +17,10 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from evaluators.agent import podman as pm
-from evaluators.agent.containers import MAX_LOG, OneShot, Sandbox, prepare_scratch
+from evaluators.agent.containers import MAX_LOG, OneShot, Sandbox, Source, prepare_scratch
 from evaluators.agent.datasets import Task
 from evaluators.agent.image import SUPPORT_DIR
 from evaluators.agent.verdict import TestOutcome, Verdict, decide, read_records
@@ -72,26 +73,60 @@ def _build_error(rc: int, output: str) -> str | None:
     return f"staging or build ended with exit status {rc}: {output.strip()[-300:]}"
 
 
-def _finish(task: Task, stage: Path, log: str, started: float, *, build_error: str | None = None,
+class Stage(Protocol):
+    """The verification's scratch folder (size-limited): on this machine, or a volume on a remote host."""
+
+    source: Source
+
+    def sub(self, name: str) -> Source: ...
+
+    def has_dir(self, name: str) -> bool: ...
+
+    def records(self) -> Path: ...
+
+
+@dataclass
+class LocalStage:
+    """A stage folder of this machine."""
+
+    source: Path
+
+    def sub(self, name: str) -> Path:
+        return self.source / name
+
+    def has_dir(self, name: str) -> bool:
+        return (self.source / name).is_dir() and not (self.source / name).is_symlink()
+
+    def records(self) -> Path:
+        return self.source / "report"
+
+
+def _finish(task: Task, stage: Stage, log: str, started: float, *, build_error: str | None = None,
             timed_out: bool = False) -> VerifyRun:
-    records = read_records(stage / "report") if build_error is None else {}
+    records = read_records(stage.records()) if build_error is None else {}
     verdict = decide(task.verify, records, build_error=build_error,
                      timed_out_s=task.verify.timeout_s if timed_out else None)
     return VerifyRun(verdict, log, time.monotonic() - started, timed_out, records)
 
 
-def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Path, start: Path, stage: Path) -> VerifyRun:
-    """Both phases in fresh containers without network; `stage` must be empty (a size-limited mount)."""
+def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Source, start: Source, stage: Stage | Path,
+                     hidden: Source | None = None) -> VerifyRun:
+    """Both phases in fresh containers without network; `stage` must be empty (a size-limited mount).
+
+    `hidden` is where the task's verify/ folder is on the sandbox's host (default: the task's own folder)."""
     started = time.monotonic()
-    prepare_scratch(stage, sandbox.podman)
-    hidden = task.verify_dir if task.verify_dir.is_dir() else None
+    if isinstance(stage, Path):
+        prepare_scratch(stage, sandbox.podman)
+        stage = LocalStage(stage)
+    if hidden is None and task.verify_dir.is_dir():
+        hidden = task.verify_dir
     spec = json.dumps(driver_spec(task, src="/src", start="/start", verify="/verify" if hidden else None,
                                   stage="/stage", python="/usr/bin/python3"))
     command = f"exec python3 -I /opt/bananabench/{DRIVER} {shlex.quote(spec)}"
-    mounts = ["-v", f"{workspace.resolve()}:/src:ro", "-v", f"{start.resolve()}:/start:ro",
-              "-v", f"{stage.resolve()}:/stage:rw"]
+    mounts = [*sandbox.bind(workspace, "/src"), *sandbox.bind(start, "/start"),
+              *sandbox.bind(stage.source, "/stage", "rw")]
     if hidden:
-        mounts += ["-v", f"{hidden.resolve()}:/verify:ro"]
+        mounts += sandbox.bind(hidden, "/verify")
     timeout = task.verify.timeout_s
     build = sandbox.oneshot("verify-build", mounts, f"{command} stage build", timeout_s=timeout)
     _container_ran("build", build)
@@ -101,11 +136,11 @@ def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Path, start: Path,
     build_error = _build_error(build.rc, build.text)
     if build_error is not None:
         return _finish(task, stage, log, started, build_error=build_error)
-    mounts = ["-v", f"{stage.resolve()}:/stage:rw", "-v", f"{(stage / 'bin').resolve()}:/stage/bin:ro"]
-    if (stage / "target").is_dir() and not (stage / "target").is_symlink():
-        mounts += ["-v", f"{(stage / 'target').resolve()}:/stage/target:ro"]
+    mounts = [*sandbox.bind(stage.source, "/stage", "rw"), *sandbox.bind(stage.sub("bin"), "/stage/bin")]
+    if stage.has_dir("target"):
+        mounts += sandbox.bind(stage.sub("target"), "/stage/target")
     if hidden and task.verify.runner == "script":
-        mounts += ["-v", f"{hidden.resolve()}:/verify:ro"]
+        mounts += sandbox.bind(hidden, "/verify")
     left = max(1.0, timeout - (time.monotonic() - started))
     run = sandbox.oneshot("verify-run", mounts, f"{command} run", timeout_s=left)
     _container_ran("test", run)
@@ -148,9 +183,9 @@ def verify_native(task: Task, workspace: Path, start: Path, stage: Path) -> Veri
             out, _ = proc.communicate()
             logs.append(out[-MAX_LOG:].decode(errors="replace"))
             error = "timed out while staging or building" if phases[0] == "stage" else None
-            return _finish(task, stage, "\n".join(logs), started, build_error=error, timed_out=True)
+            return _finish(task, LocalStage(stage), "\n".join(logs), started, build_error=error, timed_out=True)
         text = out[-MAX_LOG:].decode(errors="replace")
         logs.append(text)
         if phases[0] == "stage" and (error := _build_error(proc.returncode, text)) is not None:
-            return _finish(task, stage, "\n".join(logs), started, build_error=error)
-    return _finish(task, stage, "\n".join(logs), started)
+            return _finish(task, LocalStage(stage), "\n".join(logs), started, build_error=error)
+    return _finish(task, LocalStage(stage), "\n".join(logs), started)

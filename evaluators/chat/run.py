@@ -97,7 +97,7 @@ def attempt_row(task: Task, item: Item, result: GenerationResult, *, messages: A
                                task.scoring.pattern)
         extra.update({AttemptKey.RAW: result.raw.get("content", result.text), AttemptKey.REASONING: result.reasoning,
                       "finish_reason": result.finish_reason})
-        for key in ("tool_calls", "cached_tokens"):
+        for key in ("tool_calls", "cached_tokens", "replica", "moved"):
             if key in result.raw:
                 extra[key] = result.raw[key]
     row = {
@@ -129,7 +129,7 @@ def run_task(store: Store, backend: ServerBackend, loaded: Loaded, *, name: str,
         official=data.pinned and options.limit is None and default_scoring,
         scoring={**scoring.signature(), "extraction": EXTRACTION_VERSION, "max_tokens": tokens,
                  "temperature": 0.0, "stop": [], "fold_system": fold_system, "extra_body": options.extra_body},
-        options={"base_url": info.base_url, "concurrency": backend.concurrency, "stream": backend.stream},
+        options={"base_url": info.base_url, "replicas": info.urls, "concurrency": backend.concurrency, "stream": backend.stream},
         n_items=len(items), retry_statuses=(ERROR,),
         extra={**info.run_extra(), "task": task.name, "kind": scoring.answer, "pattern": scoring.pattern,
                "data_source": {**data.source, "sha256": data.sha256}, "extraction_version": EXTRACTION_VERSION},

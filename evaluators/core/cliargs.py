@@ -91,8 +91,9 @@ def add_server(parser: argparse.ArgumentParser, *, required: bool = True, concur
     group = parser.add_argument_group(
         "server", "an OpenAI-compatible server such as llama-server (single model or router)" + note)
     (base_url_in or group).add_argument(
-        "--base-url", metavar="URL", required=required and base_url_in is None, default=None,
-        help="the server, e.g. http://127.0.0.1:8081 (a /v1 suffix is fine)")
+        "--base-url", metavar="URL", action="append", required=required and base_url_in is None, default=None,
+        help="the server, e.g. http://127.0.0.1:8081 (a /v1 suffix is fine); give it again for each replica of "
+             "the same model: they share the requests by free slots and take over from one that fails")
     group.add_argument("--model-id", metavar="ID", default=None,
                        help="the server's model id (default: the only model, the loaded one, or the one "
                             "matching --name)")

@@ -69,6 +69,8 @@ class AttemptKey:
     CHECKLIST = "checklist"
     WORKSPACE = "workspace"
     APP = "app"
+    HOST = "host"  # the podman host an agent attempt ran on
+    RANK = "rank"  # the torchrun rank that scored a loglik item (several processes only)
     VERDICT_PREFIX = "correct_"
 
     @staticmethod

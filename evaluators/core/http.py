@@ -157,8 +157,9 @@ class HttpClient:
 
     def open(self, method: str, path: str, body: Any = None, *, timeout: float = 30.0,
              headers: dict[str, str] | None = None) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
-        """Send a request and return the open connection and response (for streaming; close the connection)."""
-        data = json.dumps(body).encode() if body is not None else None
+        """Send a request and return the open connection and response (for streaming; close the connection).
+        `body` is sent as JSON, or as it is when it is bytes already (a proxy forwarding a request)."""
+        data = body if isinstance(body, bytes) else json.dumps(body).encode() if body is not None else None
         conn = self._connection(self.connect_timeout)
         try:
             conn.connect()

@@ -2,7 +2,8 @@
 
 Never duplicates a row: a run already present (same run_id) is refreshed only when the incoming copy
 is further along (finished beats unfinished), and rows are upserted by key, so merging twice is a
-no-op. The source is never modified: it is copied and brought to our schema version first.
+no-op. The source is never modified: it is copied and brought to our schema version first. From a
+results directory the merged runs' artifact folders come too.
 """
 
 from __future__ import annotations
@@ -35,7 +36,28 @@ def merge_store(store: Store, other: str | os.PathLike) -> dict[str, int]:
             shutil.copy2(wal, copy.path.with_name(copy.path.name + ".wal"))
         with copy.write():
             pass
-        return _merge_from(store, copy.path)
+        counts = _merge_from(store, copy.path)
+    counts["artifact_files"] = _merge_artifacts(store, other_path.parent / "runs")
+    return counts
+
+
+def _merge_artifacts(store: Store, other_runs: Path) -> int:
+    """Copy the run folders (`runs/<run_id>/`) of the runs the store now holds from another results directory:
+    files missing here are copied, none is overwritten, links are copied as links. The site's attempt pages,
+    diffs and screenshots point into these folders."""
+    if not other_runs.is_dir() or other_runs.resolve() == (store.root / "runs").resolve():
+        return 0
+    known = {row[0] for row in store.query("SELECT run_id FROM runs").rows}
+    copied = 0
+    for source in sorted(p for p in other_runs.iterdir() if p.name in known and p.is_dir() and not p.is_symlink()):
+        for current, dirs, files in os.walk(source):
+            target = store.root / "runs" / Path(current).relative_to(other_runs)
+            target.mkdir(parents=True, exist_ok=True)
+            for name in files + [d for d in dirs if (Path(current) / d).is_symlink()]:
+                if not os.path.lexists(target / name):
+                    shutil.copy2(Path(current) / name, target / name, follow_symlinks=False)
+                    copied += 1
+    return copied
 
 
 def _merge_from(store: Store, other_path: Path) -> dict[str, int]:

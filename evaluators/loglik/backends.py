@@ -28,7 +28,8 @@ def _open_hf(opts: LoglikOptions) -> Backend:
 
         cuda = opts.device.startswith("cuda") or (opts.device == "auto" and torch.cuda.is_available())
         dtype = "bfloat16" if cuda else "float32"
-    backend = HFBackend(opts.model, revision=opts.revision, device=opts.device, dtype=dtype, threads=opts.threads)
+    backend = HFBackend(opts.model, revision=opts.revision, device=opts.device, dtype=dtype, threads=opts.threads,
+                        device_map=opts.device_map)
     backend.configure_loglik(max_contexts=opts.batch_size, token_budget=opts.max_batch_tokens)
     return backend
 
@@ -81,6 +82,6 @@ def scorer_info(backend: Backend) -> dict[str, Any]:
 
 def options_record(opts: LoglikOptions) -> dict[str, Any]:
     """The run's options (not part of its signature: they do not change the numbers)."""
-    return {"device": opts.device, "dtype": opts.dtype, "threads": opts.threads, "batch_size": opts.batch_size,
+    return {"device": opts.device, "device_map": opts.device_map, "dtype": opts.dtype, "threads": opts.threads, "batch_size": opts.batch_size,
             "max_batch_tokens": opts.max_batch_tokens, "n_gpu_layers": opts.n_gpu_layers, "n_ctx": opts.n_ctx,
-            "base_url": opts.server.base_url, "concurrency": opts.server.concurrency}
+            "base_url": opts.server.urls() if opts.server.base_url else None, "concurrency": opts.server.concurrency}

@@ -51,7 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n-ctx", type=cliargs.positive_int, metavar="N", default=None,
                    help="gguf: context (KV cache) llama.cpp allocates (default: the model's training context, at "
                         "most 4096); longer items are rejected")
-    p.add_argument("--device", choices=DEVICES, default="auto", help="device (default auto: cuda if available)")
+    p.add_argument("--device", choices=DEVICES, default="auto",
+                   help="device (default auto: cuda if available; under torchrun each rank takes cuda:LOCAL_RANK)")
+    p.add_argument("--device-map", choices=("auto",), default=None,
+                   help="hf: spread one model too large for one GPU over every visible GPU (accelerate), in one "
+                        "process; for a model that fits one GPU, run one copy per GPU under torchrun instead")
     p.add_argument("--dtype", choices=DTYPES, default="auto",
                    help="weights dtype (default auto: float32 on CPU, bfloat16 on CUDA); part of the signature")
     p.add_argument("--threads", type=cliargs.positive_int, metavar="N", default=None,
@@ -131,6 +135,8 @@ def cmd_run(args) -> int:
     from evaluators.loglik.run import run_loglik
 
     result = run_loglik(cliargs.options(LoglikOptions, args))
+    if "rank" in result:  # a torchrun rank other than 0: rank 0 reports
+        return 0
     if args.json:
         brief = [{k: v for k, v in r["report"].items() if k != "items"} | {"dir": r["dir"]} for r in result["runs"]]
         json.dump({"runs": brief}, sys.stdout, default=str)

@@ -10,7 +10,7 @@ from evaluators.core.errors import BadInput
 
 BACKEND_NAMES = ("hf", "gguf", "server")
 # Flags that mean something to some backends only: given to another one, they are an error, not ignored.
-BACKEND_FLAGS = {"model": ("hf", "gguf"), "device": ("hf",), "dtype": ("hf",), "revision": ("hf",),
+BACKEND_FLAGS = {"model": ("hf", "gguf"), "device": ("hf",), "device_map": ("hf",), "dtype": ("hf",), "revision": ("hf",),
                  "batch_size": ("hf",), "max_batch_tokens": ("hf",), "n_gpu_layers": ("gguf",), "n_ctx": ("gguf",),
                  **{f"server.{f.name}": ("server",) for f in dataclasses.fields(ServerOptions)}}
 
@@ -24,6 +24,7 @@ class LoglikOptions:
     name: str | None = None
     backend: str = "hf"
     device: str = "auto"
+    device_map: str | None = None  # hf: "auto" spreads one model over every visible GPU (accelerate)
     dtype: str = "auto"
     threads: int | None = None
     batch_size: int | None = 8
@@ -62,3 +63,18 @@ def check_backend_options(opts: LoglikOptions) -> None:
         raise BadInput(f"--backend {opts.backend} needs --model")
     if opts.batch_size is not None and opts.batch_size < 1:
         raise BadInput("--batch-size must be a positive integer")
+    if opts.device_map not in (None, "auto"):
+        raise BadInput(f"--device-map takes auto, not {opts.device_map!r}")
+
+
+def check_data_parallel(opts: LoglikOptions) -> None:
+    """Under torchrun with several processes: what cannot be shared out is refused (BadInput) on every rank."""
+    if opts.backend == "server":
+        raise BadInput("--backend server does not run under torchrun: the server does the work; give it more "
+                       "slots, or give --base-url several times (several servers)")
+    if opts.device_map:
+        raise BadInput("--device-map auto spreads one model over all GPUs in one process; torchrun runs one copy "
+                       "per GPU. Use one or the other (README: Scaling out)")
+    if opts.n_gpu_layers:
+        raise BadInput("--n-gpu-layers under torchrun: the gguf backend's ranks run on CPU (each gets a share of "
+                       "the cores); use --backend hf for one model copy per GPU")

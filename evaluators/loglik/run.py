@@ -10,11 +10,14 @@ never leaves a half-made run behind.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from evaluators.core import distributed
 from evaluators.core.atomic import require_writable
 from evaluators.core.backends.base import Backend
+from evaluators.core.backends.data_parallel import DataParallelBackend, serve
 from evaluators.core.errors import BadInput
 from evaluators.core.runs import RunSpec, start_run
 from evaluators.core.spec import is_spec_path
@@ -29,7 +32,7 @@ from evaluators.loglik.backends import (
     scorer_info,
 )
 from evaluators.loglik.metrics import score_rows, summarize
-from evaluators.loglik.options import LoglikOptions, check_backend_options
+from evaluators.loglik.options import LoglikOptions, check_backend_options, check_data_parallel
 from evaluators.loglik.prepare import RULES, prepare
 from evaluators.loglik.score import finished_twin, report_item, score_run
 from evaluators.loglik.spec import Benchmark, Items, load_benchmark, official_reasons, read_items
@@ -118,20 +121,36 @@ def run_one(opts: LoglikOptions, store: Store, bench: Benchmark, data: DataFile,
 
 def run_loglik(opts: LoglikOptions) -> dict[str, Any]:
     """Validate the spec and data, load the model, run; returns {"benchmark", "runs": [...]} and, for a
-    benchmark with splits, the combined "report" ({split: entry})."""
+    benchmark with splits, the combined "report" ({split: entry}).
+
+    Under torchrun with several processes rank 0 does all of this while the others only load the model
+    and score what it hands out (`core.backends.data_parallel`); they return {"runs": [], "rank": N}.
+    """
     name, splits = parse_bench(opts.bench)
     check_backend_options(opts)  # before any data download or model load
-    store = writable_store(opts.results)
-    if opts.out_dir is not None:
-        require_writable(opts.out_dir, "--out-dir")
-    bench = load_benchmark(name)
-    files = locate(bench.spec, opts.data, opts.data_revision, splits)
-    loaded = [(data, read_items(bench, data)) for data in files]
-    results = []
-    with open_backend(opts) as backend:
-        for data, items in loaded:
-            out_dir = str(Path(opts.out_dir) / data.split) if opts.out_dir and data.split else opts.out_dir
-            results.append(run_one(opts, store, bench, data, items, backend, out_dir=out_dir))
+    if distributed.launched_world() > 1:
+        check_data_parallel(opts)
+    with distributed.join(opts.device if opts.backend == "hf" else "cpu") as ranks:
+        opts = _for_rank(opts, ranks)
+        if not ranks.writer:
+            with ranks.start(lambda: open_backend(opts), _identity) as backend:
+                serve(backend, ranks)
+            return {"benchmark": name, "runs": [], "rank": ranks.rank}
+
+        def prepare() -> tuple[Store, Benchmark, list[tuple[DataFile, Items]], Backend]:
+            store = writable_store(opts.results)
+            if opts.out_dir is not None:
+                require_writable(opts.out_dir, "--out-dir")
+            bench = load_benchmark(name)
+            files = locate(bench.spec, opts.data, opts.data_revision, splits)
+            return store, bench, [(data, read_items(bench, data)) for data in files], open_backend(opts)
+
+        store, bench, loaded, backend = ranks.start(prepare, lambda prepared: _identity(prepared[3]))
+        results = []
+        with _shared(backend, ranks) as scorer:
+            for data, items in loaded:
+                out_dir = str(Path(opts.out_dir) / data.split) if opts.out_dir and data.split else opts.out_dir
+                results.append(run_one(opts, store, bench, data, items, scorer, out_dir=out_dir))
     out: dict[str, Any] = {"benchmark": bench.spec.id, "runs": results}
     if bench.spec.data.manifest:
         out["report"] = {"benchmark": bench.spec.id, "model_name": results[0]["report"]["model_name"],
@@ -140,3 +159,25 @@ def run_loglik(opts: LoglikOptions) -> dict[str, Any]:
         if opts.out_dir:
             report.write_report(Path(opts.out_dir) / report.REPORT, out["report"])
     return out
+
+
+# -- several processes (torchrun) ---------------------------------------------------------------------
+
+def _for_rank(opts: LoglikOptions, ranks: distributed.Ranks) -> LoglikOptions:
+    """Each rank on its own GPU, or on its share of the CPU cores."""
+    if not ranks.parallel:
+        return opts
+    if ranks.device.startswith("cuda"):
+        return replace(opts, device=ranks.device)
+    return replace(opts, device="cpu" if opts.backend == "hf" else opts.device,
+                   threads=opts.threads or distributed.cpu_threads_per_rank())
+
+
+def _identity(backend: Backend) -> dict[str, Any]:
+    """What every rank must have loaded alike."""
+    return backend.identity.signature()
+
+
+def _shared(backend: Backend, ranks: distributed.Ranks) -> Backend:
+    """The writer's backend: as is in one process, else one whose scoring is shared among the ranks."""
+    return DataParallelBackend(backend, ranks) if ranks.parallel else backend

@@ -100,9 +100,10 @@ Done = Callable[[Prepared, "list[ChoiceScore] | None"], Any]
 
 
 def score_prepared(run: Run, backend: Backend, prepared: list[Prepared], make_row: Done, on_done: Done,
-                   desc: str) -> None:
+                   desc: str) -> dict[str, int]:
     """Score every item the run has not done yet; record each one as soon as its last choice is in (the
-    row `make_row` gives), then tell `on_done`."""
+    row `make_row` gives), then tell `on_done`. Returns which rank scored each item when torchrun's ranks
+    shared the work (`core.backends.data_parallel`; the rank is in the attempt's extra too), else nothing."""
     todo = [p for p in prepared if not run.is_done(p.id)]
     with Progress(len(prepared), desc, initial=len(prepared) - len(todo)) as bar:
         for p in todo:
@@ -120,23 +121,36 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared], make_ro
         filled: list[list[ChoiceScore | None]] = [[None] * len(p.continuations) for p in scorable]
         remaining = [len(p.continuations) for p in scorable]
         greedy: list[list[bool | None]] = [[None] * len(p.continuations) for p in scorable]
-        for index, result in backend.loglikelihood(requests):
-            i, k = owner[index]
-            if filled[i][k] is not None:
-                continue
-            filled[i][k] = ChoiceScore(float(result.logprob_sum), int(result.n_tokens))
-            greedy[i][k] = result.is_greedy
-            remaining[i] -= 1
-            if remaining[i] == 0:
-                p = scorable[i]
-                choices = [c for c in filled[i] if c is not None]
-                run.record(make_row(p, choices), choices=[
-                    {**c.as_dict(), "idx": k2, "extra": {"is_greedy": greedy[i][k2]}} for k2, c in enumerate(choices)])
-                on_done(p, choices)
-                bar.update()
+        ranks: dict[str, int] = {}
+        results = backend.loglikelihood(requests)
+        try:
+            for index, result in results:
+                i, k = owner[index]
+                if filled[i][k] is not None:
+                    continue
+                filled[i][k] = ChoiceScore(float(result.logprob_sum), int(result.n_tokens))
+                greedy[i][k] = result.is_greedy
+                remaining[i] -= 1
+                if remaining[i] == 0:
+                    p = scorable[i]
+                    choices = [c for c in filled[i] if c is not None]
+                    row = make_row(p, choices)
+                    scored_by = getattr(backend, "scored_by", None)
+                    if scored_by:  # data-parallel: the rank that scored it
+                        row["extra"] = {**row.get("extra", {}), AttemptKey.RANK: scored_by[index]}
+                        ranks[p.id] = scored_by[index]
+                    run.record(row, choices=[{**c.as_dict(), "idx": k2, "extra": {"is_greedy": greedy[i][k2]}}
+                                             for k2, c in enumerate(choices)])
+                    on_done(p, choices)
+                    bar.update()
+        finally:
+            close = getattr(results, "close", None)
+            if callable(close):
+                close()  # a data-parallel backend stopped early tells the other ranks
         missing = [scorable[i].id for i, r in enumerate(remaining) if r]
         if missing:
             raise EvaluationFailure(f"the backend returned no result for {len(missing)} items (first: {missing[0]})")
+    return ranks
 
 
 def stored_choices(store: Store, run_id: str) -> dict[str, list[ChoiceScore]]:
@@ -161,14 +175,26 @@ def score_run(run: Run, backend: Backend, bench: Benchmark, prepared: list[Prepa
     todo = sum(1 for p in prepared if not run.is_done(p.id) and not p.reject)
     started = time.monotonic()
     with report.PartialResults(run.path(report.PARTIAL), previous) as partial:
-        score_prepared(run, backend, prepared, lambda p, c: attempt_row(bench, outcome(bench, p, c)),
-                       lambda p, c: partial.append(report_item(bench, outcome(bench, p, c), official)), desc)
+        ranks = score_prepared(run, backend, prepared, lambda p, c: attempt_row(bench, outcome(bench, p, c)),
+                               lambda p, c: partial.append(report_item(bench, outcome(bench, p, c), official)), desc)
     elapsed = time.monotonic() - started
     run.flush()
     stored = stored_choices(run.store, run.run_id)
-    timing = {"scored_this_session": todo, "score_s": round(elapsed, 3),
-              "items_per_s": round(todo / elapsed, 3) if todo and elapsed > 0 else None}
+    timing: dict[str, Any] = {"scored_this_session": todo, "score_s": round(elapsed, 3),
+                              "items_per_s": round(todo / elapsed, 3) if todo and elapsed > 0 else None}
+    if ranks:
+        timing["shards"] = shards(backend, ranks)
     return [outcome(bench, p, None if p.reject else stored.get(p.id)) for p in prepared], timing
+
+
+def shards(backend: Backend, ranks: dict[str, int]) -> list[dict[str, Any]]:
+    """This session's data-parallel shards: each rank (host, device) with the items it scored."""
+    members = {m["rank"]: m for m in backend.describe_loglik()["data_parallel"]["ranks"]}
+    by_rank: dict[int, list[str]] = {}
+    for item_id, rank in ranks.items():
+        by_rank.setdefault(rank, []).append(item_id)
+    return [{**members[rank], "n_items": len(by_rank.get(rank, [])), "items": sorted(by_rank.get(rank, []))}
+            for rank in sorted(members)]
 
 
 def finished_twin(store: Store, spec: RunSpec) -> dict[str, Any] | None:

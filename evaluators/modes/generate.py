@@ -81,8 +81,10 @@ class ModelSource:
     dtype: str | None = None
 
     def describe(self) -> dict[str, Any]:
-        return {"base_url": self.server.base_url, "model_id": self.server.model_id} if self.server.base_url \
-            else {"model": str(self.model)}
+        if not self.server.base_url:
+            return {"model": str(self.model)}
+        urls = self.server.urls()  # one server is described as before, so earlier generations files are found
+        return {"base_url": urls[0] if len(urls) == 1 else urls, "model_id": self.server.model_id}
 
 
 def open_backend(source: ModelSource, name: str | None) -> tuple[Backend, dict[str, Any], str]:
@@ -194,8 +196,9 @@ def _draw(result: GenerationResult, number: int, seed: int) -> dict[str, Any]:
     draw = {"draw": number, "seed": seed, "content": content, "reasoning": result.reasoning,
             "finish_reason": result.finish_reason, "error": result.error,
             "tokens_in": result.tokens_in, "tokens_out": result.tokens_out}
-    if raw.get("refusal"):
-        draw["refusal"] = raw["refusal"]
+    for key in ("refusal", "replica"):  # replica: which server drew it, when several share the work
+        if raw.get(key):
+            draw[key] = raw[key]
     if result.timings.get("wall_s") is not None:
         draw["wall_s"] = result.timings["wall_s"]
     return {k: v for k, v in draw.items() if v is not None}

@@ -137,6 +137,15 @@ class Backend(abc.ABC):
     def loglikelihood(self, requests: Sequence[LoglikRequest]) -> Iterator[tuple[int, LoglikResult]]:
         raise NotImplementedError(f"{type(self).__name__} cannot score log-likelihoods")
 
+    def loglik_units(self, requests: Sequence[LoglikRequest]) -> list[list[int]]:
+        """Request indices `loglikelihood` computes together: scored as a separate call, a unit gets the numbers
+        it gets within the whole list (how data-parallel ranks share work). Default: one context and all its
+        continuations."""
+        by_context: dict[tuple[int, ...], list[int]] = {}
+        for i, req in enumerate(requests):
+            by_context.setdefault(tuple(req.context), []).append(i)
+        return list(by_context.values())
+
     def generate(self, requests: Sequence[GenerationRequest]) -> Iterator[tuple[int, GenerationResult]]:
         raise NotImplementedError(f"{type(self).__name__} cannot generate")
 

@@ -26,6 +26,7 @@ from urllib.parse import quote
 from evaluators.core.backends.base import ModelIdentity
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.http import TRANSIENT_ERRORS, HttpClient, HttpError, describe_error, normalize_base_url
+from evaluators.core.runs import signature_diff
 from evaluators.core.secrets import api_key_from_env
 
 # Keys of /props and /slots that change from one request (or one server start) to the next: not
@@ -57,6 +58,12 @@ class ServerInfo:
     args: list[str] | None = None
     preset: str | None = None
     fingerprint: str = ""
+    replicas: list[str] = field(default_factory=list)  # every --base-url serving this configuration
+
+    @property
+    def urls(self) -> list[str]:
+        """The servers that take requests: the replicas, or this one."""
+        return self.replicas or [self.base_url]
 
     @property
     def build_info(self) -> str | None:
@@ -74,7 +81,7 @@ class ServerInfo:
             "ctx": self.ctx, "ctx_source": self.ctx_source, "n_slots": self.n_slots,
             "props": self.props, "router_models": self.models if self.mode == "router" else None,
             "models": self.models if self.mode != "router" else None,
-            "slots": self.slots, "args": self.args, "preset": self.preset,
+            "slots": self.slots, "args": self.args, "preset": self.preset, "replicas": self.urls,
         }
 
     def run_extra(self) -> dict[str, Any]:
@@ -82,7 +89,7 @@ class ServerInfo:
         return {"server_fingerprint": self.fingerprint,
                 "server": {"base_url": self.base_url, "mode": self.mode, "model_id": self.model_id,
                            "model_choice": self.model_choice, "ctx": self.ctx, "ctx_source": self.ctx_source,
-                           "n_slots": self.n_slots}}
+                           "n_slots": self.n_slots, "replicas": self.urls}}
 
     def identity(self) -> ModelIdentity:
         """What was evaluated: the served model's id (the fingerprint travels per attempt, not here)."""
@@ -92,7 +99,8 @@ class ServerInfo:
         })
 
     def startup_line(self) -> str:
-        return (f"server {self.base_url} ({self.mode}): model {self.model_id} ({self.model_choice}); "
+        where = self.base_url if len(self.urls) == 1 else f"{len(self.urls)} replicas {', '.join(self.urls)}"
+        return (f"server {where} ({self.mode}): model {self.model_id} ({self.model_choice}); "
                 f"context {self.ctx} tokens (from {self.ctx_source}); {self.n_slots} slot(s); "
                 f"configuration {self.fingerprint}")
 
@@ -196,6 +204,21 @@ def _slots_ctx(slots: Any) -> int | None:
     return None
 
 
+def stable_args(args: Sequence[str] | None) -> list[str] | None:
+    """Launch arguments without the per-start port a router gives each model instance."""
+    if args is None:
+        return None
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--port":
+            skip = True
+        elif not arg.startswith("--port="):
+            out.append(arg)
+    return out
+
+
 def strip_volatile(obj: Any) -> Any:
     if isinstance(obj, dict):
         return {k: strip_volatile(v) for k, v in obj.items() if k not in VOLATILE_KEYS}
@@ -204,21 +227,40 @@ def strip_volatile(obj: Any) -> Any:
     return obj
 
 
-def fingerprint_config(info: ServerInfo) -> str:
-    """A short hash of what configures the answers: build, model file, template, sampling defaults,
-    slots and context, launch args and preset. Volatile state (busy slots, timestamps) is left out."""
+def stable_config(info: ServerInfo) -> dict[str, Any]:
+    """What configures the answers: build, model file, template, sampling defaults, slots and context,
+    launch args and preset. Volatile state (busy slots, timestamps, per-start markers) is left out."""
     entry = next((e for e in model_entries(info.models) if e["id"] == info.model_id), None)
-    stable = {
+    return {
         "mode": info.mode,
         "model_id": info.model_id,
         "props": strip_volatile(info.props),
         "slots_n_ctx": [s.get("n_ctx") for s in info.slots] if isinstance(info.slots, list) else None,
-        "args": info.args,
+        "args": stable_args(info.args),
         "preset": info.preset,
         "model_entry": strip_volatile({k: v for k, v in (entry or {}).items() if k != "status"}),
     }
-    text = json.dumps(stable, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def fingerprint_config(info: ServerInfo) -> str:
+    """A short hash of `stable_config`: equal for two servers started alike, whatever their ports."""
+    text = json.dumps(stable_config(info), sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def same_configuration(infos: Sequence[ServerInfo]) -> None:
+    """BadInput naming each replica whose configuration (`stable_config` and context window) differs from
+    the first one's, and how (exit 2, before anything is written)."""
+    first = infos[0]
+    reference = {**stable_config(first), "ctx": first.ctx}
+    problems = []
+    for info in infos[1:]:
+        diffs = signature_diff(reference, {**stable_config(info), "ctx": info.ctx})
+        if diffs:
+            problems.append(f"{info.base_url} differs from {first.base_url}: {'; '.join(diffs)}")
+    if problems:
+        raise BadInput("--base-url: the replicas do not serve the same model configuration (start them with "
+                       "the same model file and flags):\n  " + "\n  ".join(problems))
 
 
 def _try_get(client: HttpClient, path: str, timeout: float) -> Any:
@@ -314,11 +356,13 @@ def discover(base_url: str, *, model_id: str | None = None, name: str | None = N
 class ServerOptions:
     """How to reach a served model: the server flags `--base-url --model-id --ctx --concurrency --api-key-env`.
 
+    `base_url` is one URL or several (replicas of one model: `--base-url` given more than once).
+
     `api_key` is for scripts that hold the key already (sent, never stored); the CLI names an environment
     variable instead (`api_key_env`, default `$BANANABENCH_API_KEY`, then `$OPENAI_API_KEY`).
     """
 
-    base_url: str | None = None
+    base_url: str | list[str] | None = None
     model_id: str | None = None
     ctx: int | None = None
     concurrency: int | None = None
@@ -332,9 +376,26 @@ class ServerOptions:
         """BadInput for a missing or malformed --base-url (before any data is loaded or anything written)."""
         if not self.base_url:
             raise BadInput("--base-url is required: the OpenAI-compatible server to evaluate")
-        normalize_base_url(self.base_url)
+        urls = self.urls()
+        if len(set(urls)) != len(urls):
+            raise BadInput(f"--base-url: the same server is given twice ({', '.join(urls)})")
+
+    def urls(self) -> list[str]:
+        """The normalized --base-url values (BadInput for a malformed one)."""
+        given = [self.base_url] if isinstance(self.base_url, str) else list(self.base_url or [])
+        return [normalize_base_url(url) for url in given]
 
     def discover(self, name: str | None = None) -> ServerInfo:
-        """`discover` the server with these options (`name` helps choose among several models)."""
+        """`discover` the server with these options (`name` helps choose among several models). With
+        several URLs, each replica is discovered with the model the first one chose and must match it
+        (`same_configuration`); the first one's info comes back, `replicas` listing them all."""
         self.check()
-        return discover(self.base_url, model_id=self.model_id, name=name, ctx=self.ctx, api_key=self.key())
+        urls = self.urls()
+        first = discover(urls[0], model_id=self.model_id, name=name, ctx=self.ctx, api_key=self.key())
+        if len(urls) == 1:
+            return first
+        infos = [first] + [discover(url, model_id=self.model_id or first.model_id, name=name, ctx=self.ctx,
+                                    api_key=self.key()) for url in urls[1:]]
+        same_configuration(infos)
+        first.replicas = urls
+        return first

@@ -45,11 +45,12 @@ class HFBackend(Backend):
 
     `revision` (Hub ids only) is a branch, tag or commit; the commit it resolved to is recorded in the
     identity. `device` is `cpu`, `cuda` (or `cuda:N`) or `auto` (CUDA when available); `dtype` one of
-    float32, bfloat16, float16; `threads` sets torch's CPU threads.
+    float32, bfloat16, float16; `threads` sets torch's CPU threads. `device_map="auto"` lets accelerate
+    spread the layers over every visible GPU (a model too large for one), in this one process.
     """
 
     def __init__(self, model: str | os.PathLike, *, revision: str | None = None, device: str = "auto",
-                 dtype: str = "float32", threads: int | None = None):
+                 dtype: str = "float32", threads: int | None = None, device_map: str | None = None):
         if dtype not in DTYPES:
             raise BadInput(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
         if device.split(":")[0] not in DEVICES:
@@ -65,21 +66,29 @@ class HFBackend(Backend):
 
         if threads is not None:
             torch.set_num_threads(threads)
+        if device_map is not None and device not in ("auto", "cuda"):
+            raise BadInput(f"device_map={device_map!r} places the layers itself; give device auto or cuda, not {device}")
         self.device = _pick_device(device, torch)
         self.dtype = dtype
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(self.folder)
-            self.model = AutoModelForCausalLM.from_pretrained(self.folder, dtype=getattr(torch, dtype))
+            self.model = AutoModelForCausalLM.from_pretrained(
+                self.folder, dtype=getattr(torch, dtype), **({"device_map": device_map} if device_map else {}))
         except (OSError, ValueError, KeyError) as exc:
             raise BadInput(f"{model}: transformers cannot load it: {str(exc).splitlines()[0]}") from None
-        self.model.to(self.device).eval()
+        if device_map:
+            self.device = self.model.get_input_embeddings().weight.device
+        else:
+            self.model.to(self.device)
+        self.model.eval()
         self.config = self.model.config
+        placed = sorted({str(d) for d in (getattr(self.model, "hf_device_map", None) or {}).values()})
         self.identity = ModelIdentity(
             kind="hf", source=source, revision=resolved,
             files_sha256=data.files_sha256(self.folder, IDENTITY_PATTERNS),
             n_params=sum(p.numel() for p in self.model.parameters()), dtype=dtype,
-            extra={"device": str(self.device), "architecture": (self.config.architectures or [None])[0],
-                   "folder": str(self.folder)},
+            extra={"device": ",".join(placed) or str(self.device),
+                   "architecture": (self.config.architectures or [None])[0], "folder": str(self.folder)},
         )
         log.debug("loaded %s (%s, %s, %d parameters)", source, self.device, dtype, self.identity.n_params)
 
@@ -118,6 +127,12 @@ class HFBackend(Backend):
         if getattr(self, "_loglik", None) is None:
             self.configure_loglik()
         return self._loglik.score(requests)
+
+    def loglik_units(self, requests: Sequence[LoglikRequest]) -> list[list[int]]:
+        """The batches `loglikelihood` would run (see `hf_loglik.PackedScorer.plan`)."""
+        if getattr(self, "_loglik", None) is None:
+            self.configure_loglik()
+        return self._loglik.plan(requests)
 
     def describe_loglik(self) -> dict[str, Any]:
         """How `loglikelihood` computed its scores (path taken, budget after any out-of-memory backoff)."""

@@ -70,13 +70,47 @@ def _is_oom(exc: BaseException) -> bool:
     return isinstance(exc, RuntimeError) and ("out of memory" in text or "can't allocate memory" in text)
 
 
+def _check(requests: Sequence[LoglikRequest]) -> None:
+    for i, req in enumerate(requests):
+        if not req.context:
+            raise EvaluationFailure(f"request {i}: empty context (the first token has nothing to condition on)")
+        if not req.continuation:
+            raise EvaluationFailure(f"request {i}: empty continuation")
+
+
+def _merge_sharing_contexts(batches: list[list[int]], distinct: Sequence[LoglikRequest],
+                            owners: list[list[int]]) -> list[list[int]]:
+    """Join batches holding the same context (union-find), so a unit of work never splits one."""
+    context_of = {i: tuple(distinct[k].context) for k, members in enumerate(owners) for i in members}
+    parent = list(range(len(batches)))
+
+    def root(b: int) -> int:
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        return b
+
+    seen: dict[tuple[int, ...], int] = {}
+    for b, batch in enumerate(batches):
+        for i in batch:
+            other = seen.setdefault(context_of[i], b)
+            parent[root(b)] = root(other)
+    units: dict[int, list[int]] = {}
+    for b, batch in enumerate(batches):
+        units.setdefault(root(b), []).extend(batch)
+    return [sorted(unit) for unit in units.values()]
+
+
 class PackedScorer:
     """Scores `LoglikRequest`s with a loaded `*ForCausalLM` (see the module docstring)."""
 
     def __init__(self, model: Any, *, max_contexts: int | None = 8, token_budget: int | None = None,
                  verify: bool = True):
         self.model = model
-        self.device = next(model.parameters()).device
+        # Inputs go where the embeddings are, results are computed where the output projection is (the same
+        # device, unless accelerate spread the layers over several).
+        self.device = model.get_input_embeddings().weight.device
+        self.out_device = model.get_output_embeddings().weight.device
         self.dtype = next(model.parameters()).dtype
         self.max_contexts = max_contexts
         self.token_budget = token_budget or self._auto_budget()
@@ -119,15 +153,32 @@ class PackedScorer:
 
         Each distinct (context, continuation) is scored once and its result given to every request for it.
         """
-        for i, req in enumerate(requests):
-            if not req.context:
-                raise EvaluationFailure(f"request {i}: empty context (the first token has nothing to condition on)")
-            if not req.continuation:
-                raise EvaluationFailure(f"request {i}: empty continuation")
+        _check(requests)
         distinct, owners = distinct_requests(requests)
         for k, result in self._score_distinct(distinct):
             for i in owners[k]:
                 yield i, result
+
+    def plan(self, requests: Sequence[LoglikRequest]) -> list[list[int]]:
+        """The request indices of each batch `score` runs, in its order.
+
+        Scoring one of these alone re-forms exactly that batch (rows are sorted the same way and a batch's
+        size follows from its first row), so data-parallel ranks that each take whole batches compute every
+        number as one process does. Batches that share a context (one too long for a row, split in two)
+        stay together.
+        """
+        _check(requests)
+        distinct, owners = distinct_requests(requests)
+        if not self._verified:
+            self._verify(distinct)
+        groups = self._groups(distinct)
+        batches: list[list[int]] = []
+        start = 0
+        while start < len(groups):
+            batch = self._take(groups, start)
+            batches.append([i for group in batch for m in group.members for i in owners[m]])
+            start += len(batch)
+        return _merge_sharing_contexts(batches, distinct, owners)
 
     def _score_distinct(self, requests: Sequence[LoglikRequest]) -> Iterator[tuple[int, LoglikResult]]:
         if not self._verified:
@@ -304,10 +355,10 @@ class PackedScorer:
     def _launch(self, requests: Sequence[LoglikRequest], groups: list[_Group]) -> tuple[_Batch, torch.Tensor]:
         """Queue one batch on the device; returns it with a small device tensor holding its results."""
         batch = self._build(requests, groups)
-        dev = self.device
+        dev = self.out_device
         states, are_logits = self._hidden_or_logits(batch)
         flat = states.reshape(-1, states.shape[-1])
-        source_rows = batch.source_rows.to(dev, non_blocking=True)
+        source_rows = batch.source_rows.to(flat.device, non_blocking=True)
         target_source = batch.target_source.to(dev, non_blocking=True)
         target_tokens = batch.target_tokens.to(dev, non_blocking=True)
         token_lp = torch.empty(len(batch.target_tokens), dtype=torch.float32, device=dev)
@@ -318,7 +369,7 @@ class PackedScorer:
         for lo in range(0, n_sources, self._logit_chunk):
             hi = min(n_sources, lo + self._logit_chunk)
             selected = flat.index_select(0, source_rows[lo:hi])
-            logits = selected.float() if are_logits else self._logits(selected)
+            logits = (selected.float() if are_logits else self._logits(selected)).to(dev)
             # One max pass serves both the stable log-sum-exp and the greedy check.
             peak = logits.amax(dim=-1)
             lse = peak + torch.log(torch.exp(logits - peak[:, None]).sum(dim=-1))
@@ -358,7 +409,7 @@ class PackedScorer:
         logits = self.model(input_ids=ids, use_cache=False).logits[0].float()
         n_ctx = len(req.context)
         lp = torch.log_softmax(logits[n_ctx - 1:-1], dim=-1)
-        return float(lp.gather(1, torch.tensor(req.continuation, device=self.device)[:, None]).sum())
+        return float(lp.gather(1, torch.tensor(req.continuation, device=lp.device)[:, None]).sum())
 
     def _probe_diff(self, probe: list[LoglikRequest]) -> float:
         ref = [self._reference(r) for r in probe]

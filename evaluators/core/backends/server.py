@@ -4,6 +4,8 @@
 or whole answers, keeps the reasoning trace apart from the answer (`reasoning_content`, or
 `<think>` blocks in the content), retries transient failures by the `RetryPolicy`, and turns
 persistent ones into results with `error` set: an infrastructure error, never a wrong answer.
+With several replicas (`info.urls`) the requests are shared by free slots and a replica whose
+connection fails hands its request to another at once (`replicas.ReplicaSet`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from evaluators.core.backends.base import Backend, GenerationRequest, GenerationResult
 from evaluators.core.backends.discovery import ServerInfo, ServerUnavailable, discover
+from evaluators.core.backends.replicas import Replica, ReplicaSet, is_connection_failure
 from evaluators.core.http import (
     CutStream,
     HttpClient,
@@ -49,15 +52,15 @@ class _Stream:
 
 
 class ServerBackend(Backend):
-    """Generation against one model on an OpenAI-compatible server (see `discover`)."""
+    """Generation against one model on an OpenAI-compatible server or its replicas (see `discover`)."""
 
     def __init__(self, info: ServerInfo, *, api_key: str | None = None, concurrency: int | None = None,
                  stream: bool = True, retry: RetryPolicy | None = None, idle_timeout_s: float = 600.0,
                  max_consecutive_failures: int | None = None):
         self.info = info
         self.identity = info.identity()
-        self.client = HttpClient(info.base_url, api_key=api_key)
-        self.concurrency = max(1, concurrency or info.n_slots)
+        self.replicas = ReplicaSet(info.urls, slots=info.n_slots, api_key=api_key, concurrency=concurrency)
+        self.concurrency = self.replicas.concurrency
         self.stream = stream
         self.retry = retry or RetryPolicy()
         self.idle_timeout_s = idle_timeout_s
@@ -97,9 +100,9 @@ class ServerBackend(Backend):
         body.update(req.extra)
         return path, body
 
-    def _once(self, path: str, body: dict[str, Any]) -> _Stream:
+    def _once(self, client: HttpClient, path: str, body: dict[str, Any]) -> _Stream:
         started = time.monotonic()
-        conn, resp = self.client.open("POST", path, body, timeout=self.idle_timeout_s)
+        conn, resp = client.open("POST", path, body, timeout=self.idle_timeout_s)
         try:
             if resp.status >= 300:
                 raise HttpError(resp.status, error_message(resp.read()))
@@ -175,24 +178,34 @@ class ServerBackend(Backend):
             raise CutStream("the stream ended before the answer was complete")
 
     def generate_one(self, req: GenerationRequest) -> GenerationResult:
-        """One request, retried on transient failures; `error` set if they persist."""
+        """One request, retried on transient failures; `error` set if they persist. A replica whose
+        connection fails is taken out and the request goes to another one at once (not counted as a retry)."""
         path, body = self._body(req)
         t0 = time.monotonic()
-        attempt, last = 0, ""
+        attempt, last, moved = 0, "", 0
         for attempt in self.retry.tries(stop=lambda: bool(self._broken)):
-            try:
-                out = self._once(path, body)
-            except Exception as exc:
-                last = describe_error(exc)
-                if not is_transient(exc):
-                    if isinstance(exc, HttpError):
-                        return self._failed(last, attempt, t0, permanent=True)
-                    raise
-                log.debug("request failed (%s); attempt %d/%d", last, attempt, self.retry.attempts)
-                continue
-            with self._lock:
-                self._consecutive_failures = 0
-            return self._result(out, attempt, t0)
+            while True:
+                replica = self.replicas.acquire()
+                try:
+                    out = self._once(replica.client, path, body)
+                except Exception as exc:
+                    last = describe_error(exc)
+                    down = is_connection_failure(exc)
+                    self.replicas.release(replica, ok=False, failure=last if down else None)
+                    if down and moved < len(self.replicas.replicas) and self.replicas.others_up(replica):
+                        moved += 1
+                        log.info("replica %s failed (%s); its request moves to another", replica.url, last)
+                        continue
+                    if not is_transient(exc):
+                        if isinstance(exc, HttpError):
+                            return self._failed(last, attempt, t0, permanent=True)
+                        raise
+                    log.debug("request failed (%s); attempt %d/%d", last, attempt, self.retry.attempts)
+                    break
+                self.replicas.release(replica, ok=True)
+                with self._lock:
+                    self._consecutive_failures = 0
+                return self._result(out, attempt, t0, replica, moved)
         return self._failed(last, attempt, t0)
 
     def _failed(self, message: str, attempts: int, t0: float, permanent: bool = False) -> GenerationResult:
@@ -200,13 +213,14 @@ class ServerBackend(Backend):
             with self._lock:
                 self._consecutive_failures += 1
                 if self._consecutive_failures >= self.max_consecutive_failures and not self._broken:
-                    self._broken = (f"{self._consecutive_failures} requests in a row failed at {self.info.base_url} "
+                    self._broken = (f"{self._consecutive_failures} requests in a row failed at "
+                                    f"{', '.join(self.replicas.urls)} "
                                     f"(last: {message})")
         text = f"{message} (after {attempts} attempt{'s' if attempts != 1 else ''})"
         return GenerationResult(text=None, error=text, raw={"attempts": attempts},
                                 timings={"wall_s": time.monotonic() - t0})
 
-    def _result(self, out: _Stream, attempts: int, t0: float) -> GenerationResult:
+    def _result(self, out: _Stream, attempts: int, t0: float, replica: Replica, moved: int) -> GenerationResult:
         raw_content = "".join(out.content)
         answer, think = split_reasoning(raw_content)
         reasoning = "\n".join(part for part in ("".join(out.reasoning).strip(), think) if part) or None
@@ -220,7 +234,9 @@ class ServerBackend(Backend):
             if isinstance(value, (int, float)):
                 timings[key] = float(value)
         raw: dict[str, Any] = {"content": raw_content, "attempts": attempts, "model": out.model,
-                               "usage": usage or None}
+                               "usage": usage or None, "replica": replica.url}
+        if moved:
+            raw["moved"] = moved
         if out.reasoning:
             raw["reasoning_content"] = "".join(out.reasoning)
         if out.tool_calls:

@@ -30,7 +30,8 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
 from evaluators.core.backends.base import Backend, LoglikRequest, LoglikResult, distinct_requests
-from evaluators.core.backends.discovery import ServerInfo, discover, model_entries
+from evaluators.core.backends.discovery import ServerInfo, ServerUnavailable, discover, model_entries
+from evaluators.core.backends.replicas import Replica, ReplicaSet
 from evaluators.core.backends.teacher_forcing import (
     N_PROBS_STEPS,
     POSITIVE_SLACK,
@@ -47,7 +48,7 @@ from evaluators.core.backends.teacher_forcing import (
     top_logprobs,
 )
 from evaluators.core.errors import EvaluationFailure
-from evaluators.core.http import HttpClient, RetryPolicy
+from evaluators.core.http import TRANSIENT_ERRORS, HttpError, RetryPolicy, describe_error
 
 __all__ = ["Refused", "ServerLoglikBackend", "check_prompt_logprobs"]
 
@@ -85,13 +86,17 @@ def check_prompt_logprobs(values: Any, n_prompt: int) -> list[float]:
 
 
 class ServerLoglikBackend(Backend):
-    """Log-likelihood scoring against one model on a server (see `discover`); `method` says how."""
+    """Log-likelihood scoring against one model on a server or its replicas (see `discover`); `method` says how.
+
+    With replicas, echo requests go to the least loaded one (and to another when one stays unreachable);
+    teacher-forcing slots are pinned to a replica each, and a unit (a context's continuations) whose
+    replica fails on the connection starts again on a slot of another one."""
 
     def __init__(self, info: ServerInfo, *, api_key: str | None = None, concurrency: int | None = None,
                  timeout: float = 300.0, retry: RetryPolicy | None = None):
         self.info = info
         self.base_url = info.base_url
-        self.client = HttpClient(info.base_url, api_key=api_key)
+        self.replicas = ReplicaSet(info.urls, slots=info.n_slots, api_key=api_key)
         self.timeout = timeout
         self.retry = retry or RetryPolicy()
         listed = next((e for e in model_entries(info.models) if e["id"] == info.model_id), {})
@@ -101,12 +106,14 @@ class ServerLoglikBackend(Backend):
         self.stats = ServerStats()
         self.banned: list[int] = []
         self.method = self._detect_method()
-        self.workers = min(concurrency or info.n_slots, info.n_slots) if self.method == "teacher_forcing" \
-            else concurrency or info.n_slots
-        self.workers = max(1, self.workers)
-        self.forcing = TeacherForcing(self._post, self._forcing_payload, base_url=self.base_url,
-                                      n_vocab=self.n_vocab or 0, n_slots=self.workers, stats=self.stats) \
-            if self.method == "teacher_forcing" else None
+        n_replicas = len(self.replicas.replicas)
+        per_replica = max(1, min(concurrency or info.n_slots, info.n_slots)) if self.method == "teacher_forcing" \
+            else None
+        self.workers = per_replica * n_replicas if per_replica else max(1, concurrency or info.n_slots * n_replicas)
+        self.forcing = TeacherForcing(self._post, self._forcing_payload, base_url=", ".join(info.urls),
+                                      n_vocab=self.n_vocab or 0, n_slots=per_replica, stats=self.stats,
+                                      servers=self.replicas.replicas, usable=self.replicas.is_up) \
+            if per_replica else None
         identity = info.identity()
         self.identity = dataclasses.replace(identity, extra={**identity.extra, "loglik_method": self.method,
                                                              "n_vocab": self.n_vocab})
@@ -117,9 +124,45 @@ class ServerLoglikBackend(Backend):
         info = discover(base_url, model_id=model_id, name=name, ctx=ctx, api_key=api_key)
         return cls(info, api_key=api_key, **kwargs)
 
-    def _post(self, path: str, body: dict[str, Any]) -> Reply:
-        return call(self.client, "POST", path, {"model": self.info.model_id, **body}, timeout=self.timeout,
-                    retry=self.retry)
+    def _post(self, path: str, body: dict[str, Any], replica: Replica | None = None) -> Reply:
+        """One request on `replica` (a pinned slot's), else on the least loaded replica. While another
+        replica is up, one whose connection fails gets no retries: ServerUnavailable at once, and the
+        request (or, pinned, its unit: see `loglikelihood`) moves to another; the last one standing gets
+        the retry policy, as a single server does."""
+        payload = {"model": self.info.model_id, **body}
+        while True:
+            target = replica or self.replicas.acquire(block=False)
+            try:
+                return self._send_to(target, path, payload)
+            except ServerUnavailable as exc:
+                if replica is not None or not self.replicas.others_up(target):
+                    raise
+                log.warning("%s; the request moves to another replica", exc)
+            finally:
+                if replica is None:
+                    self.replicas.release(target)
+
+    def _send_to(self, target: Replica, path: str, payload: dict[str, Any]) -> Reply:
+        if self.replicas.others_up(target):
+            try:
+                body = target.client.request_json("POST", path, payload, timeout=self.timeout)
+            except HttpError as exc:
+                if not exc.transient:
+                    self.replicas.note(target, ok=True)
+                    return Reply(exc.status, exc.message)
+            except TRANSIENT_ERRORS as exc:
+                self.replicas.note(target, ok=False, failure=describe_error(exc))
+                raise ServerUnavailable(f"{target.url}{path}: {describe_error(exc)}") from exc
+            else:
+                self.replicas.note(target, ok=True)
+                return Reply(200, body)
+        try:
+            reply = call(target.client, "POST", path, payload, timeout=self.timeout, retry=self.retry)
+        except ServerUnavailable as exc:
+            self.replicas.note(target, ok=False, failure=str(exc))
+            raise
+        self.replicas.note(target, ok=True)
+        return reply
 
     # -- discovery ---------------------------------------------------------------------------------
 
@@ -178,6 +221,8 @@ class ServerLoglikBackend(Backend):
         """How the log-probs were obtained, and what it cost the server (for reports)."""
         out: dict[str, Any] = {"engine": f"server {self.base_url} ({self.info.mode})", "method": self.method,
                                "server_fingerprint": self.info.fingerprint, **self.stats.as_dict()}
+        if len(self.replicas.replicas) > 1:
+            out["replicas"] = self.replicas.summary()
         if self.method == "teacher_forcing":
             out.update(workers=self.workers, banned_partial_utf8_tokens=len(self.banned), n_vocab=self.n_vocab)
         return out
@@ -271,9 +316,15 @@ class ServerLoglikBackend(Backend):
         def run(unit: list[int]) -> list[tuple[int, LoglikResult]]:
             if self.forcing is None:
                 return [(k, self._score_echo(distinct[k])) for k in unit]
-            memo: dict[tuple[int, ...], Distribution] = {}  # one unit's choices share prompts (the context...)
-            with self.forcing.slot() as slot:
-                return [(k, self._score_forcing(distinct[k], slot, stop, memo)) for k in unit]
+            while True:
+                memo: dict[tuple[int, ...], Distribution] = {}  # one unit's choices share prompts (the context...)
+                with self.forcing.slot() as slot:
+                    try:
+                        return [(k, self._score_forcing(distinct[k], slot, stop, memo)) for k in unit]
+                    except ServerUnavailable as exc:
+                        if not self.replicas.others_up(slot.server):
+                            raise
+                        log.warning("%s; the unit starts again on another replica", exc)
 
         with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="loglik-http") as pool:
             pending = {pool.submit(run, u) for u in units[: self.workers * 2]}

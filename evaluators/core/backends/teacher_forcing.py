@@ -209,10 +209,14 @@ class Gate:
 
 
 class Slot:
-    """One pinned server slot and the prompt its cache holds (None: unknown, so the next request starts afresh)."""
+    """One pinned server slot and the prompt its cache holds (None: unknown, so the next request starts afresh).
 
-    def __init__(self, slot_id: int):
+    `server` is the replica the slot lives on (passed to `post`), `gate` that server's `Gate`."""
+
+    def __init__(self, slot_id: int, server: Any = None, gate: Gate | None = None):
         self.id = slot_id
+        self.server = server
+        self.gate = gate or Gate()
         self.cached: tuple[int, ...] | None = None
 
 
@@ -227,35 +231,48 @@ def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
 class TeacherForcing:
     """Distributions after prompts, from `/completion`, each position computed as described above.
 
-    `post(path, body)` sends one request (the backend's, with its retries); `payload(prompt, n_probs,
-    slot_id, cache_prompt)` builds the `/completion` body; `n_vocab` bounds the widening.
+    `post(path, body, server)` sends one request to a slot's server (the backend's, with its retries);
+    `payload(prompt, n_probs, slot_id, cache_prompt)` builds the `/completion` body; `n_vocab` bounds the
+    widening. `servers` are the replicas, each with `n_slots` slots of its own; `usable(server)` says
+    whether a server's slots may be handed out (while any server is usable, the others' slots are not).
     """
 
-    def __init__(self, post: Callable[[str, dict[str, Any]], Reply], payload: Callable[..., dict[str, Any]], *,
-                 base_url: str, n_vocab: int, n_slots: int, stats: ServerStats):
+    def __init__(self, post: Callable[[str, dict[str, Any], Any], Reply], payload: Callable[..., dict[str, Any]], *,
+                 base_url: str, n_vocab: int, n_slots: int, stats: ServerStats, servers: Sequence[Any] = (None,),
+                 usable: Callable[[Any], bool] = lambda server: True):
         self.post = post
         self.payload = payload
         self.base_url = base_url
         self.n_vocab = n_vocab
         self.stats = stats
-        self.gate = Gate()
-        self._free = [Slot(i) for i in reversed(range(n_slots))]
+        gates = [Gate() for _ in servers]
+        # interleaved, so that work spreads over the replicas before it fills one
+        self._free = [Slot(i, server, gate) for i in reversed(range(n_slots)) for server, gate in zip(servers, gates,
+                                                                                                      strict=True)]
+        self.servers, self.usable = list(servers), usable
         self._slots = threading.Condition()
         self._unverified = False
         self._fetches = self._widened = 0  # how often a target missed the first width (racy counts suffice)
 
     @contextlib.contextmanager
     def slot(self) -> Iterator[Slot]:
-        """A pinned slot for this thread's requests (waits for one to be free)."""
+        """A pinned slot for this thread's requests (waits for one to be free on a usable server)."""
         with self._slots:
-            self._slots.wait_for(lambda: bool(self._free))
-            slot = self._free.pop()
+            while (slot := self._pick()) is None:
+                self._slots.wait(timeout=1.0)  # a server may turn unusable while we wait
+            self._free.remove(slot)
         try:
             yield slot
         finally:
             with self._slots:
                 self._free.append(slot)
                 self._slots.notify()
+
+    def _pick(self) -> Slot | None:
+        live = [s for s in self._free if self.usable(s.server)]
+        if live or any(self.usable(server) for server in self.servers):
+            return live[-1] if live else None
+        return self._free[-1] if self._free else None  # none is usable: let the request say why
 
     def logprob(self, slot: Slot, prompt: tuple[int, ...], target: int, memo: Memo) -> tuple[float, int]:
         """log p(target | prompt) and the argmax token; widens (32, 1024, all) until the target is in."""
@@ -317,11 +334,11 @@ class TeacherForcing:
         fresh = slot.cached is None
         kept = 0 if fresh else min(common_prefix(slot.cached, prompt), len(prompt) - 1)
         planned = len(prompt) - kept
-        guard = self.gate.shared() if planned == 2 else self.gate.exclusive()
+        guard = slot.gate.shared() if planned == 2 else slot.gate.exclusive()
         slot.cached = None
         with guard:
             res = self.post("/completion", self.payload(list(prompt), n_probs=n_probs, slot=slot.id,
-                                                        cache_prompt=not fresh))
+                                                        cache_prompt=not fresh), slot.server)
         if not res.ok:
             raise Refused(f"server at {self.base_url} failed a teacher-forcing request: {res.describe()}")
         check_prompt_kept(res.body, len(prompt), self.base_url)
