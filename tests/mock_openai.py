@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import select
 import signal
 import socket
 import sys
@@ -544,12 +545,22 @@ class _Handler(BaseHTTPRequestHandler):
             self._chunk(f"data: {payload}\n\n".encode())
             sent += 1
             if sent == 1 and reply.stall_s:
-                mock.sleep(reply.stall_s)
+                self._stall(reply.stall_s)
             elif reply.chunk_delay_s:
                 mock.sleep(reply.chunk_delay_s)
             if mock.stopping:
                 self._drop()
         self._chunk(b"")
+
+    def _stall(self, seconds: float) -> None:
+        """Send nothing for `seconds`, but end the request when its client goes away, as llama-server does."""
+        deadline = time.monotonic() + seconds
+        while not self.mock.stopping and (left := deadline - time.monotonic()) > 0:
+            readable, _, _ = select.select([self.connection], [], [], min(left, 0.1))
+            if readable:
+                if not self.connection.recv(1, socket.MSG_PEEK):
+                    self._drop()
+                self.mock.sleep(min(left, 0.1))  # bytes of a next request: no client gone, nothing to wait on
 
     def _chunk(self, data: bytes) -> None:
         self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")

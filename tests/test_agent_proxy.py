@@ -180,3 +180,23 @@ def test_replicas_share_the_requests_and_a_dead_one_hands_them_to_the_other(tmp_
             assert not proxy.traffic.upstream_failures()
         down = {r["url"]: r["down"] for r in replicas.summary()}
     assert down[urls[0]] is None and "refused" in down[urls[1]]
+
+
+def test_closing_the_proxy_cuts_a_request_still_open_upstream(tmp_path: Path):
+    """A stopped attempt must not keep the server busy: its open request is cut when its proxy closes."""
+    stalled = Reply(content="thinking", stall_s=120)
+    with MockOpenAI(replies=[stalled]) as mock:
+        proxy = ModelProxy(tmp_path / "s", mock.base_url, "mock-model").start()
+        sock = _raw(proxy)
+        body = json.dumps({"stream": True, "messages": [{"role": "user", "content": "go"}]}).encode()
+        sock.sendall(_head(str(len(body))) + body)
+        deadline = time.monotonic() + 30
+        while mock.in_flight == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert mock.in_flight == 1
+        proxy.close()
+        deadline = time.monotonic() + 30
+        while mock.in_flight and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert mock.in_flight == 0       # long before the 120 s stall would have ended
+        sock.close()

@@ -19,6 +19,7 @@ import http.client
 import json
 import logging
 import os
+import socket
 import socketserver
 import threading
 import time
@@ -146,6 +147,13 @@ class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
                 self.traffic.connections -= 1
 
 
+def _cut(conn: http.client.HTTPConnection) -> None:
+    try:
+        conn.sock.shutdown(socket.SHUT_RDWR)
+    except (AttributeError, OSError):
+        pass
+
+
 class ModelProxy:
     """A filtering proxy listening on `<directory>/model.sock`; use as a context manager."""
 
@@ -166,8 +174,11 @@ class ModelProxy:
         self.traffic = Traffic()
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
+        self._upstream_lock = threading.Lock()
+        self._upstream: set[http.client.HTTPConnection] | None = set()  # None once closed
 
     def start(self) -> ModelProxy:
+        self._upstream = set()
         self.directory.mkdir(parents=True, exist_ok=True)
         os.chmod(self.directory, 0o755)
         if self.socket_path.exists():
@@ -188,12 +199,31 @@ class ModelProxy:
         return self
 
     def close(self) -> None:
+        """Stop listening and cut the requests still open upstream: a stopped attempt must not keep a
+        server slot busy (llama-server ends a generation whose client has gone)."""
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
             self._server = None
+        with self._upstream_lock:
+            cut, self._upstream = self._upstream or set(), None
+        for conn in cut:
+            _cut(conn)
         if self.socket_path.exists():
             self.socket_path.unlink()
+
+    def hold(self, conn: http.client.HTTPConnection) -> None:
+        """Note an upstream connection a request holds, for `close` to cut (at once if closed already)."""
+        with self._upstream_lock:
+            if self._upstream is not None:
+                self._upstream.add(conn)
+                return
+        _cut(conn)
+
+    def let_go(self, conn: http.client.HTTPConnection) -> None:
+        with self._upstream_lock:
+            if self._upstream is not None:
+                self._upstream.discard(conn)
 
     def __enter__(self) -> ModelProxy:
         return self.start()
@@ -328,6 +358,7 @@ class _Handler(BaseHTTPRequestHandler):
             try:
                 conn, resp = replica.client.open(method, path, body or None, timeout=self.owner.upstream_timeout_s,
                                                  headers=headers)
+                self.owner.hold(conn)
                 break
             except (OSError, http.client.HTTPException) as exc:
                 replicas.release(replica, ok=False, failure=describe_error(exc))
@@ -354,6 +385,7 @@ class _Handler(BaseHTTPRequestHandler):
         except (OSError, http.client.HTTPException) as exc:
             record.error = record.error or f"stream broken: {exc}"
         finally:
+            self.owner.let_go(conn)
             conn.close()
             replicas.release(replica, ok=record.error is None)
 
