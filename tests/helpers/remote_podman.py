@@ -1,8 +1,8 @@
 """A podman "remote host" on this machine that shares no paths with the client.
 
 `podman system service` runs in its own mount namespace (`unshare -m`) where fresh file systems
-cover /tmp (the client's results, temporary folders and sockets), the project checkout (the agent's
-support files, Pi, the task fixtures, the virtualenv) and /dev/shm (podman's locks); its storage lives
+cover /tmp (the client's results, temporary folders and sockets, and a checkout that lies below it),
+the project checkout (the agent's support files, Pi, the task fixtures, the virtualenv) and /dev/shm (podman's locks); its storage lives
 in that private /tmp. Its API socket sits in a folder under /run that both sides see. A client path
 that leaks into a mount therefore fails there, as it would on another machine. The connection is
 registered in a private containers.conf (`CONTAINERS_CONF`), never in the system's.
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -25,7 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 SERVICE = """set -e
 mount -t tmpfs -o size=4g bb-remote-tmp /tmp
 mount -t tmpfs -o size=64m bb-remote-shm /dev/shm
-mount -t tmpfs -o size=1m bb-remote-hidden {repo}
+if [ -d {repo} ]; then mount -t tmpfs -o size=1m bb-remote-hidden {repo}; fi  # a checkout below /tmp is gone already
 mkdir -p /tmp/store/root /tmp/store/run /tmp/store/tmp
 cd /tmp  # conmon leaves an `oom` marker in its working directory
 exec podman --root /tmp/store/root --runroot /tmp/store/run --tmpdir /tmp/store/tmp \\
@@ -45,7 +46,7 @@ def remote_podman(name: str, *, start_timeout_s: float = 60) -> Iterator[dict[st
     conf = folder / "containers.conf"
     conf.write_text("")
     env = {**os.environ, "CONTAINERS_CONF": str(conf)}
-    script = SERVICE.format(repo=REPO, socket=sock)
+    script = SERVICE.format(repo=shlex.quote(str(REPO)), socket=shlex.quote(str(sock)))
     with open(log, "wb") as out:
         service = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
                                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
