@@ -26,7 +26,7 @@ from tests.helpers import remote_podman
 from tests.helpers.agent import FIXTURES, needs_pi, needs_podman
 from tests.mock_openai import MockOpenAI, ModelSpec
 from tests.test_agent_e2e import COUNTER, scripted_mock
-from tests.test_agent_sandbox import BOMBS, PROBE, PROXY_ATTACKS
+from tests.test_agent_sandbox import BOMBS, PROBE, PROXY_ATTACKS, contained_probe
 
 pytestmark = [pytest.mark.slow, pytest.mark.podman, needs_podman, needs_pi,
               pytest.mark.skipif(not remote_podman.available(), reason="needs root, unshare and podman")]
@@ -138,20 +138,8 @@ def test_escape_attempts_fail_on_the_remote_host(remote_host, tmp_path: Path):
             proc = _relayed_run(remote_host, space, proxy, tmp_path, ["python3", "/workspace/probe.py"],
                                 {"HOST_PORT": str(host_service.getsockname()[1]), "MARKER": marker})
             seen = [(r.method, r.path) for r in mock.requests]
-        line = next((x for x in proc.stdout.splitlines() if x.startswith("PROBE ")), None)
-        assert line, proc.stdout + proc.stderr
-        out = json.loads(line[len("PROBE "):])
-        for name in ("outbound", "outbound_ip6", "dns", "host_loopback", "host_gateway", "setuid"):
-            assert out[name][0] == "blocked", (name, out[name])
-        assert out["hidden_files"] == []
-        for path in ("/etc/evil", "/usr/evil", "/opt/bananabench/evil", "/run/model/evil", "/evil", "/var/evil",
-                     "/opt/pi/evil"):
-            assert out["write " + path][0] == "blocked", (path, out["write " + path])
-        assert out["write /workspace/ok"][0] == "ok"
-        assert out["proxy"].pop("GET /v1/models") == 200
-        assert set(out["proxy"].values()) == {403} and len(out["proxy"]) == 6
-        assert seen == [("GET", "/v1/models")]           # only the allowed request reached the model
-        assert out["uid"] == 1000 and out["caps"] == ["0000000000000000"] and out["interfaces"] == ["lo"]
+        out = contained_probe(proc, seen)                # the same guarantees as on this machine
+        assert out["uid"] == 1000
         # The workspace is a 64 MiB file system there: filling it stops at the limit, and the attempt sees it.
         fill = remote_host.sandbox.oneshot("fill", remote_host.sandbox.bind(space.workspace, "/workspace", "rw"),
                                            "head -c 200000000 /dev/zero > /workspace/big; echo rc=$?; "

@@ -146,6 +146,27 @@ print("PROXY " + json.dumps(out), flush=True)
 '''
 
 
+def contained_probe(proc: subprocess.CompletedProcess, seen: list[tuple[str, str]]) -> dict:
+    """PROBE's findings, asserted to be what every sandbox guarantees on any host (no network, no view of
+    hidden files, read-only system, the proxy letting only the model listing through); the rest for the caller."""
+    line = next((x for x in proc.stdout.splitlines() if x.startswith("PROBE ")), None)
+    assert line, proc.stdout + proc.stderr
+    out = json.loads(line[len("PROBE "):])
+    for name in ("outbound", "outbound_ip6", "dns", "host_loopback", "host_gateway", "setuid"):
+        assert out[name][0] == "blocked", (name, out[name])
+    assert out["hidden_files"] == []
+    for path in ("/etc/evil", "/usr/evil", "/opt/bananabench/evil", "/run/model/evil", "/evil", "/var/evil",
+                 "/opt/pi/evil"):
+        assert out["write " + path][0] == "blocked", (path, out["write " + path])
+    assert out["write /workspace/ok"][0] == "ok"
+    assert out["proxy"].pop("GET /v1/models") == 200
+    assert out["proxy"] == dict.fromkeys(["GET /props", "GET /slots", "POST /slots/0?action=erase", "GET /health",
+                                          "POST /v1/embeddings", "DELETE /v1/models"], 403)
+    assert seen == [("GET", "/v1/models")]                     # nothing else reached the model server
+    assert out["caps"] == ["0000000000000000"] and out["interfaces"] == ["lo"]
+    return out
+
+
 @pytest.fixture(scope="module")
 def sandbox() -> Sandbox:
     podman = pm.detect()
@@ -176,21 +197,8 @@ def test_escape_attempts_fail(sandbox: Sandbox, tmp_path: Path):
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
         seen = [(r.method, r.path) for r in mock.requests]
     host_service.close()
-    line = next((x for x in proc.stdout.splitlines() if x.startswith("PROBE ")), None)
-    assert line, proc.stdout + proc.stderr
-    out = json.loads(line[len("PROBE "):])
-    for name in ("outbound", "outbound_ip6", "dns", "host_loopback", "host_gateway", "setuid"):
-        assert out[name][0] == "blocked", (name, out[name])
-    assert out["hidden_files"] == []
-    for path in ("/etc/evil", "/usr/evil", "/opt/bananabench/evil", "/run/model/evil", "/evil", "/var/evil",
-                 "/opt/pi/evil"):
-        assert out["write " + path][0] == "blocked", (path, out["write " + path])
-    assert out["write /workspace/ok"][0] == "ok"
-    assert out["proxy"].pop("GET /v1/models") == 200
-    assert out["proxy"] == dict.fromkeys(["GET /props", "GET /slots", "POST /slots/0?action=erase", "GET /health",
-                                          "POST /v1/embeddings", "DELETE /v1/models"], 403)
-    assert seen == [("GET", "/v1/models")]                     # nothing else reached the model server
-    assert out["uid"] != 0 and out["caps"] == ["0000000000000000"] and out["interfaces"] == ["lo"]
+    out = contained_probe(proc, seen)
+    assert out["uid"] != 0
     assert sorted(proxy.traffic.denied) == sorted(
         ["GET /props", "GET /slots", "POST /slots/0?action=erase", "GET /health", "POST /v1/embeddings",
          "DELETE /v1/models"])
