@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from evaluators.core.store import Store
 from tests.conftest import run_cli
 from tests.test_chat_lmeval_import import TS, lm_eval_folder, write
@@ -51,20 +53,16 @@ def mc_folder(root: Path, task: str = "arc_easy") -> Path:
     return root / "lm-eval-mc"
 
 
-def test_chat_import_refuses_a_multiple_choice_run_and_names_the_loglik_importer(tmp_path):
+@pytest.mark.parametrize("importer, folder, output_type, other", [
+    ("chat", mc_folder, "multiple_choice", "loglik"),
+    ("loglik", lm_eval_folder, "generate_until", "chat"),
+])
+def test_an_importer_refuses_the_other_output_type_and_names_the_right_importer(tmp_path, importer, folder,
+                                                                                 output_type, other):
     results = tmp_path / "results"
-    proc = run_cli("chat", "import-lm-eval", str(mc_folder(tmp_path)), "--name", "m", "--results", str(results))
+    proc = run_cli(importer, "import-lm-eval", str(folder(tmp_path)), "--name", "m", "--results", str(results))
     assert proc.returncode == 2, proc.stdout + proc.stderr
-    assert "multiple_choice" in proc.stderr and "bananabench loglik import-lm-eval" in proc.stderr
-    assert not (results / "bananabench.duckdb").exists() or not Store(results).runs()
-
-
-def test_loglik_import_refuses_a_generative_run_and_names_the_chat_importer(tmp_path):
-    results = tmp_path / "results"
-    folder = lm_eval_folder(tmp_path)
-    proc = run_cli("loglik", "import-lm-eval", str(folder), "--name", "m", "--results", str(results))
-    assert proc.returncode == 2, proc.stdout + proc.stderr
-    assert "generate_until" in proc.stderr and "bananabench chat import-lm-eval" in proc.stderr
+    assert output_type in proc.stderr and f"bananabench {other} import-lm-eval" in proc.stderr
     assert not (results / "bananabench.duckdb").exists() or not Store(results).runs()
 
 
