@@ -40,6 +40,13 @@ class Metric:
     PCMD = "pcmd"
     MANUAL_GRADE = "manual_grade"  # human 0-5 grade
     N_REJECTED = "n_rejected"  # items that could not be scored (never counted as wrong)
+    WORD_PERPLEXITY = "word_perplexity"  # rolling log-likelihood: exp(-sum loglik / sum words), lower is better
+    BYTE_PERPLEXITY = "byte_perplexity"  # exp(-sum loglik / sum UTF-8 bytes)
+    BITS_PER_BYTE = "bits_per_byte"  # -sum loglik / sum bytes / ln 2
+
+
+# Metrics where a smaller value is the better result (a benchmark headlined by one says so in the store).
+LOWER_IS_BETTER = frozenset({Metric.WORD_PERPLEXITY, Metric.BYTE_PERPLEXITY, Metric.BITS_PER_BYTE})
 
 
 # Metrics with one right-or-wrong verdict per item: paired by exact McNemar.

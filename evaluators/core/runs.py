@@ -31,7 +31,7 @@ from typing import Any
 
 from evaluators import __version__
 from evaluators.core import atomic
-from evaluators.core.contract import RunKey, RunStatus
+from evaluators.core.contract import LOWER_IS_BETTER, RunKey, RunStatus
 from evaluators.core.errors import BadInput, Interrupted
 from evaluators.core.secrets import scrub
 from evaluators.core.store import Store, utcnow
@@ -368,6 +368,7 @@ def start_run(store: Store, spec: RunSpec, *, resume: bool = False, out_dir: str
         with store.write() as con:
             store.ensure_benchmark(spec.benchmark, spec.evaluator, policy=policy, title=benchmark_title,
                                    version=spec.benchmark_version, headline_metric=headline_metric,
+                                   higher_is_better=headline_metric not in LOWER_IS_BETTER,
                                    description=description or None, con=con)
             # We hold the lock, so any "running" run of this pair was left by a crash.
             con.execute(

@@ -4,7 +4,8 @@ A spec says what the benchmark is (id, title, version, evaluator, redistribution
 metric, description), where its data is (a hub dataset at a pinned revision or a local path;
 jsonl, json or parquet; optional SHA-256 or a manifest of splits), how a record becomes an item
 (`[record]`: Jinja expressions or templates per item field), which records count (`[select]`),
-how it is scored (`[scoring]`, read by its evaluator), what makes a run official (`[official]`),
+how it is scored (`[scoring]`, read by its evaluator), which solved examples come before each item
+(`[fewshot]`), what makes a run official (`[official]`),
 and its category table where it has one. The built-in benchmarks ship as specs in
 `evaluators/specs/`; a user passes a file path wherever a benchmark id goes.
 
@@ -155,6 +156,32 @@ class SelectSpec:
 
 
 @dataclass(frozen=True)
+class FewshotSpec:
+    """Solved examples before each item, as lm-eval places them: `count` drawn per item from the benchmark's
+    own records (never the item itself), another split of its manifest, or a separate file mapped by the same
+    `[record]`; `random` draws with one `random.Random(seed)` over the items in order (lm-eval's sampler and
+    its default seed 1234), `first` takes the pool's first ones. `delimiter` goes after each example (lm-eval's
+    fewshot_delimiter), `description` before the first. Count 0 (the default) changes nothing."""
+
+    count: int = 0
+    path: Path | None = None
+    split: str | None = None
+    seed: int = 1234
+    sampler: str = "random"
+    delimiter: str = "\n\n"
+    description: str = ""
+
+    def signature(self) -> dict[str, Any]:
+        """What the run's signature records (only for a few-shot spec, so 0-shot signatures stay as they were)."""
+        return {"count": self.count, "source": str(self.path.name) if self.path else self.split or "own records",
+                "seed": self.seed, "sampler": self.sampler, "delimiter": self.delimiter,
+                "description": self.description}
+
+
+SAMPLERS = ("random", "first")
+
+
+@dataclass(frozen=True)
 class OfficialSpec:
     """What an official run needs besides unmodified data (the pinned SHA-256) and default options: the
     expected item, category, difficulty and answer-position counts; `all_scored`: an item that cannot be
@@ -196,6 +223,7 @@ class BenchmarkSpec:
     official: OfficialSpec
     categories: tuple[Category, ...]
     lm_eval: tuple[str, ...]
+    fewshot: FewshotSpec
     scoring: Section
     build: Section | None
     file: Path
@@ -239,6 +267,7 @@ class BenchmarkSpec:
             "official": {k: v for k, v in dataclasses.asdict(self.official).items()
                          if v not in (None, {}, (), False)},
             "categories": [dataclasses.asdict(c) for c in self.categories], "lm_eval": list(self.lm_eval),
+            **({"fewshot": self.fewshot.signature()} if self.fewshot.count else {}),
         }
 
 
@@ -263,8 +292,12 @@ def load_spec(path: str | Path, *, builtin: bool = False) -> BenchmarkSpec:
         aliases=aliases, data=_data(top.section("data", required=True), file.parent),
         record={}, select=_select(top.section("select")), official=_official(top.section("official")),
         categories=tuple(_category(s) for s in top.sections("categories")), lm_eval=top.texts("lm_eval"),
+        fewshot=_fewshot(top.section("fewshot"), file.parent),
         scoring=top.section("scoring") or Section({}, ("scoring",), file, locator), build=top.section("build"),
         file=file, locator=locator, builtin=builtin)
+    if spec.fewshot.split and not spec.data.manifest:
+        raise spec.error(("fewshot", "split"), "only a benchmark whose data is a manifest of splits has other splits; "
+                                               "give path (a file of examples) or leave both out (its own records)")
     record = top.section("record", required=True)
     for key in list(record.data):
         expression = record.text(key, required=True)
@@ -303,6 +336,23 @@ def _select(s: Section | None) -> SelectSpec:
         raise s.error("seed", "a seed goes with sample")
     s.done()
     return select
+
+
+def _fewshot(s: Section | None, base: Path) -> FewshotSpec:
+    if s is None:
+        return FewshotSpec()
+    path = s.text("path")
+    fewshot = FewshotSpec(count=s.integer("count", required=True), path=(base / path) if path else None,
+                          split=s.text("split"), seed=s.integer("seed", default=1234),
+                          sampler=s.text("sampler", default="random", choices=SAMPLERS),
+                          delimiter=s.value("delimiter", str, default="\n\n"),
+                          description=s.value("description", str, default=""))
+    if fewshot.path and fewshot.split:
+        raise s.error("split", "give either path (a file of examples) or split (another split), not both")
+    if s.has("seed") and fewshot.sampler != "random":
+        raise s.error("seed", "a seed goes with sampler = \"random\"")
+    s.done()
+    return fewshot
 
 
 def _official(s: Section | None) -> OfficialSpec:

@@ -19,11 +19,11 @@ from evaluators.core.atomic import require_writable
 from evaluators.core.backends.base import Backend
 from evaluators.core.backends.data_parallel import DataParallelBackend, serve
 from evaluators.core.errors import BadInput
-from evaluators.core.runs import RunSpec, start_run
+from evaluators.core.runs import Run, RunSpec, start_run
 from evaluators.core.spec import is_spec_path
 from evaluators.core.spec_data import DataFile, locate
 from evaluators.core.store import Store, writable_store
-from evaluators.loglik import report
+from evaluators.loglik import perplexity, report
 from evaluators.loglik.backends import (
     default_model_name,
     model_info,
@@ -33,8 +33,8 @@ from evaluators.loglik.backends import (
 )
 from evaluators.loglik.metrics import score_rows, summarize
 from evaluators.loglik.options import LoglikOptions, check_backend_options, check_data_parallel
-from evaluators.loglik.prepare import RULES, prepare
-from evaluators.loglik.score import finished_twin, report_item, score_run
+from evaluators.loglik.prepare import RULES, Prepared, prepare, prepare_documents
+from evaluators.loglik.score import finished_twin, report_item, score_run, score_windows
 from evaluators.loglik.spec import Benchmark, Items, load_benchmark, official_reasons, read_items
 
 
@@ -59,7 +59,13 @@ def run_one(opts: LoglikOptions, store: Store, bench: Benchmark, data: DataFile,
     spec, scoring = bench.spec, bench.scoring
     name = opts.name or default_model_name(opts.model or backend.identity.source)
     items = loaded.items[:opts.limit] if opts.limit else loaded.items
-    prepared = prepare(backend, items, scoring.tokenization, opts.add_bos)
+    if scoring.rolling:
+        if opts.add_bos:
+            raise BadInput("--add-bos: a rolling benchmark always conditions a document's first token on BOS")
+        prepared = prepare_documents(backend, items)
+    else:
+        prepared = prepare(backend, items, scoring.tokenization, opts.add_bos, delimiter=scoring.target_delimiter,
+                           prefix=loaded.prefix)
     reasons = official_reasons(bench, loaded.items, data)
     if opts.limit is not None and opts.limit < len(loaded.items):
         reasons.append(f"--limit {opts.limit}")
@@ -72,10 +78,14 @@ def run_one(opts: LoglikOptions, store: Store, bench: Benchmark, data: DataFile,
     dataset = {"path": str(data.path.resolve()), "source": data.describe()}
     if data.manifest_sha256:
         dataset["manifest_sha256"] = data.manifest_sha256
+    signature = bench.signature()
+    if loaded.fewshot_source:
+        dataset["fewshot"] = loaded.fewshot_source
+        signature["fewshot"] = {**signature["fewshot"], "sha256": loaded.fewshot_source["sha256"]}
     run_spec = RunSpec(
         evaluator="loglik", benchmark=spec.id, benchmark_version=spec.version, split=data.split, model_name=name,
         artifact=backend.identity.as_artifact(), backend=opts.backend, dataset_sha256=data.sha256, official=official,
-        scoring={**scoring.signature(), "add_bos": opts.add_bos, "limit": opts.limit},
+        scoring={**signature, "add_bos": opts.add_bos, "limit": opts.limit},
         options=options_record(opts), n_items=len(items), extra={"official_reasons": reasons, "dataset": dataset},
     )
     if opts.resume and (twin := finished_twin(store, run_spec)):
@@ -83,40 +93,67 @@ def run_one(opts: LoglikOptions, store: Store, bench: Benchmark, data: DataFile,
     with start_run(store, run_spec, resume=opts.resume, out_dir=out_dir, policy=spec.policy,
                    benchmark_title=spec.title, headline_metric=spec.headline, description=spec.description) as run:
         label = f"{name} {data.split or spec.id}"
-        outcomes, timing = score_run(run, backend, bench, prepared, official, label)
-        by_category = "category" in spec.record
-        agg = scoring.aggregates(by_category)
-        summary = summarize([o.verdict(bench) for o in outcomes if o.scored], agg, len(rejected))
         rep: dict[str, Any] = {
             "benchmark": spec.id, "benchmark_title": spec.title, "version": spec.version,
             **({"split": data.split} if data.split else {}),
             "official": official, "official_reasons": reasons, "run_id": run.run_id, "model_name": name,
             "model": model_info(backend, name),
-            "config": {"add_bos": opts.add_bos, "scoring": scoring.signature(),
+            "config": {"add_bos": opts.add_bos, "scoring": signature,
                        "tokenization": RULES[scoring.tokenization], "backend": opts.backend, "device": opts.device,
                        "dtype": opts.dtype, "threads": opts.threads, "batch_size": opts.batch_size,
                        "max_batch_tokens": opts.max_batch_tokens, "limit": opts.limit,
                        "scorer": scorer_info(backend), "signature_sha256": run_spec.signature()},
-            "timing": timing,
             "dataset": {**dataset, "sha256": data.sha256,
                         **({"official_sha256": spec.data.sha256} if spec.data.sha256 else {}), "n_items": len(items)},
-            **report.numbers(summary, list(scoring.metrics), weighted=scoring.weighted, elo=scoring.elo is not None,
-                             category_rows=loaded.category_rows if spec.categories else None),
-            "n_items": len(items), "n_scored": summary["n"],
-            "rejected": [{"id": p.id, "reason": p.reject} for p in rejected],
-            **({"elo": vars(scoring.elo)} if scoring.elo else {}),
+            "n_items": len(items), "rejected": [{"id": p.id, "reason": p.reject} for p in rejected],
         }
-        entry = report.split_entry(summary, list(scoring.metrics), run_id=run.run_id, official=official)
-        if data.split:
-            rep["splits"] = {data.split: entry}
-        rep["items"] = [report_item(bench, o, official) for o in outcomes]
+        finish = _finish_rolling if scoring.rolling else _finish_choices
+        rep, rows, entry = finish(run, backend, bench, prepared, loaded, rep, label)
         report.write_report(run.path(report.REPORT), rep)
-        texts = {i.id: {"context": i.context, "choices": list(i.choices)} for i in items}
-        report.write_markdown(run.path(report.PREDICTIONS), report.markdown(rep, list(scoring.metrics), texts))
-        run.finish(score_rows(summary, agg, data.split),
-                   extra={"official_reasons": reasons, "scorer": scorer_info(backend), "timing": timing,
-                          "report": os.path.relpath(run.path(report.REPORT), store.root)})
+        run.finish(rows, extra={"official_reasons": reasons, "scorer": scorer_info(backend), "timing": rep["timing"],
+                                "report": os.path.relpath(run.path(report.REPORT), store.root)})
         return {"run_id": run.run_id, "dir": str(run.dir), "report": rep, **({"split": entry} if data.split else {})}
+
+
+def _finish_choices(run: Run, backend: Backend, bench: Benchmark, prepared: list[Prepared], loaded: Items,
+                    rep: dict[str, Any], label: str) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """Score a multiple-choice run: the report (with predictions.md beside it), its score rows, its split entry."""
+    spec, scoring, official = bench.spec, bench.scoring, rep["official"]
+    outcomes, timing = score_run(run, backend, bench, prepared, official, label)
+    agg = scoring.aggregates("category" in spec.record)
+    summary = summarize([o.verdict(bench) for o in outcomes if o.scored], agg, len(rep["rejected"]))
+    metrics = list(scoring.metrics)
+    rep.update(timing=timing, n_scored=summary["n"],
+               **report.numbers(summary, metrics, weighted=scoring.weighted, elo=scoring.elo is not None,
+                                category_rows=loaded.category_rows if spec.categories else None),
+               **({"elo": vars(scoring.elo)} if scoring.elo else {}))
+    entry = report.split_entry(summary, metrics, run_id=run.run_id, official=official)
+    if rep.get("split"):
+        rep["splits"] = {rep["split"]: entry}
+    rep["items"] = [report_item(bench, o, official) for o in outcomes]
+    items = [p.item for p in prepared]
+    texts = {i.id: {"context": loaded.prefix(i.id) + i.context,
+                    "choices": [i.context_of(k) + scoring.target_delimiter + c if i.contexts
+                                else scoring.target_delimiter + c for k, c in enumerate(i.choices)]} for i in items}
+    report.write_markdown(run.path(report.PREDICTIONS), report.markdown(rep, metrics, texts))
+    return rep, score_rows(summary, agg, rep.get("split")), entry
+
+
+def _finish_rolling(run: Run, backend: Backend, bench: Benchmark, prepared: list[Prepared], loaded: Items,
+                    rep: dict[str, Any], label: str) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """Score a rolling run: every document's windows, then lm-eval's perplexities over all documents."""
+    windows, timing = score_windows(run, backend, prepared, label)
+    scored = [(p, windows[p.id]) for p in prepared if p.reject is None]
+    summary = perplexity.summarize(scored, len(rep["rejected"]), "category" in bench.spec.record)
+    entry = {"n": summary["n"], **{m: summary.get(m) for m in bench.metrics}, "rejected": summary["rejected"],
+             "run_id": run.run_id, "official": rep["official"]}
+    rep.update(timing=timing, n_scored=summary["n"], **{m: summary.get(m) for m in bench.metrics},
+               totals=summary.get("totals"),
+               **({"categories": summary["categories"]} if "categories" in summary else {}))
+    if rep.get("split"):
+        rep["splits"] = {rep["split"]: entry}
+    rep["items"] = [perplexity.report_item(p, windows.get(p.id)) for p in prepared]
+    return rep, perplexity.score_rows(summary, rep.get("split")), entry
 
 
 def run_loglik(opts: LoglikOptions) -> dict[str, Any]:

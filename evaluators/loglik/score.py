@@ -19,7 +19,7 @@ from evaluators.core.errors import EvaluationFailure
 from evaluators.core.progress import Progress
 from evaluators.core.runs import Run, RunSpec, finished_run, run_dir
 from evaluators.core.store import Store
-from evaluators.loglik import report
+from evaluators.loglik import perplexity, report
 from evaluators.loglik.metrics import ChoiceScore, Verdict, pick
 from evaluators.loglik.prepare import Prepared
 from evaluators.loglik.spec import Benchmark
@@ -75,7 +75,7 @@ def attempt_row(bench: Benchmark, o: Outcome) -> dict[str, Any]:
     """The item's attempt row: the verdict metric's pick as `prediction`, every other metric's pick and verdict
     in `extra` (`prediction_<metric>`, `correct_<metric>`)."""
     p, item, verdict = o.prepared, o.prepared.item, bench.scoring.verdict
-    row: dict[str, Any] = {"item_id": item.id, "reference": str(item.label), "tokens_in": len(p.context),
+    row: dict[str, Any] = {"item_id": item.id, "reference": str(item.label), "tokens_in": p.tokens_in,
                            **{k: getattr(item, k) for k in SHOWN if k in bench.spec.record}, "extra": {}}
     if item.weight is not None:
         row["weight"] = item.weight
@@ -115,8 +115,8 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared], make_ro
         requests: list[LoglikRequest] = []
         owner: list[tuple[int, int]] = []
         for i, p in enumerate(scorable):
-            for k, cont in enumerate(p.continuations):
-                requests.append(LoglikRequest(p.context, cont))
+            for k, request in enumerate(p.requests):
+                requests.append(request)
                 owner.append((i, k))
         filled: list[list[ChoiceScore | None]] = [[None] * len(p.continuations) for p in scorable]
         remaining = [len(p.continuations) for p in scorable]
@@ -169,22 +169,34 @@ def score_run(run: Run, backend: Backend, bench: Benchmark, prepared: list[Prepa
     Returns every item's outcome in data order (read back from the store) and this session's timing. On
     resume the partial file is first rewritten from the store.
     """
+    stored, timing = _score(run, backend, prepared, lambda p, c: attempt_row(bench, outcome(bench, p, c)),
+                            lambda p, c: report_item(bench, outcome(bench, p, c), official), desc)
+    return [outcome(bench, p, None if p.reject else stored.get(p.id)) for p in prepared], timing
+
+
+def score_windows(run: Run, backend: Backend, prepared: list[Prepared],
+                  desc: str) -> tuple[dict[str, list[ChoiceScore]], dict[str, Any]]:
+    """Score a rolling run's documents (each window stored as a choice): `{document id: its windows}` read back
+    from the store, and this session's timing."""
+    return _score(run, backend, prepared, perplexity.attempt_row, perplexity.report_item, desc)
+
+
+def _score(run: Run, backend: Backend, prepared: list[Prepared], make_row: Done, report_line: Done,
+           desc: str) -> tuple[dict[str, list[ChoiceScore]], dict[str, Any]]:
     stored = stored_choices(run.store, run.run_id) if run.resumed else {}
-    previous = [report_item(bench, outcome(bench, p, stored.get(p.id)), official) for p in prepared
+    previous = [report_line(p, stored.get(p.id)) for p in prepared
                 if run.is_done(p.id) and (p.reject or p.id in stored)]
     todo = sum(1 for p in prepared if not run.is_done(p.id) and not p.reject)
     started = time.monotonic()
     with report.PartialResults(run.path(report.PARTIAL), previous) as partial:
-        ranks = score_prepared(run, backend, prepared, lambda p, c: attempt_row(bench, outcome(bench, p, c)),
-                               lambda p, c: partial.append(report_item(bench, outcome(bench, p, c), official)), desc)
+        ranks = score_prepared(run, backend, prepared, make_row, lambda p, c: partial.append(report_line(p, c)), desc)
     elapsed = time.monotonic() - started
     run.flush()
-    stored = stored_choices(run.store, run.run_id)
     timing: dict[str, Any] = {"scored_this_session": todo, "score_s": round(elapsed, 3),
                               "items_per_s": round(todo / elapsed, 3) if todo and elapsed > 0 else None}
     if ranks:
         timing["shards"] = shards(backend, ranks)
-    return [outcome(bench, p, None if p.reject else stored.get(p.id)) for p in prepared], timing
+    return stored_choices(run.store, run.run_id), timing
 
 
 def shards(backend: Backend, ranks: dict[str, int]) -> list[dict[str, Any]]:

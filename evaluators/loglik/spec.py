@@ -4,18 +4,28 @@
 
     metrics = { acc_norm = "mean", acc = "sum" }   # metric name -> choice rule; the first is each item's verdict
     tokenization = "joint"                         # or "separate"
+    target_delimiter = " "                         # between a context and its choice (lm-eval's, default " ")
     weighted = false                               # also weighted accuracy (by each item's weight)
     elo = { prior_rating = 1000, prior_weight = 4, scale = 400 }   # fixed-item Elo (items need item_elo)
+    kind = "rolling"                               # instead: perplexity of whole documents (no metrics key)
 
 Choice rules (ties go to the first choice): `sum` the largest summed continuation log-prob, `mean` the
-largest mean per continuation token, `chars` the largest per continuation character. Tokenization:
+largest mean per continuation token, `chars` the largest per character of the choice. Tokenization:
 `joint` scores the tokens of context + choice after the context's own tokens (a choice whose boundary
 does not fall on a token boundary is rejected, as the base-evals protocol asks); `separate` tokenizes
-context and choice apart (Base Bench 1.1's rule).
+context and choice apart (Base Bench 1.1's rule). A choice is scored as lm-eval scores it: the
+continuation is `target_delimiter` + the choice (the built-in specs' choices carry their own space
+and set it to "").
 
 `[record]` maps `context`, `choices` (a list of strings) and `answer` (the correct choice: its index,
-its letter, or one of `choice_labels`); optional `id` (default: a content hash), `category`,
-`difficulty`, `weight` and `item_elo`.
+its letter, or one of `choice_labels`), or, for one continuation after a different context per choice
+(Winogrande), `contexts` (a list) and `continuation` instead of `context` and `choices`; optional `id`
+(default: a content hash), `category`, `difficulty`, `weight` and `item_elo`. A `kind = "rolling"`
+spec maps `text` (a whole document; optional `id`, `category`) and reports lm-eval's word and byte
+perplexity and bits per byte.
+
+`[fewshot]` (see `core.spec.FewshotSpec`) puts solved examples before each context: the example's
+context, the delimiter, its correct choice, then `[fewshot] delimiter`, as lm-eval renders them.
 
 `[build]` (optional): how `bananabench loglik build` makes the benchmark's splits from their sources
 (see `evaluators/loglik/build.py`); with it, a split is official only when the manifest says it was
@@ -31,43 +41,62 @@ built from the pinned source named here:
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluators.core import fewshot, rolling
 from evaluators.core.contract import AttemptKey, Metric
 from evaluators.core.errors import BadInput, located
-from evaluators.core.records import MappingError, RecordMapper, read_records, select, type_name
+from evaluators.core.records import MappingError, RecordMapper, content_id, read_records, select, type_name
 from evaluators.core.secrets import is_secret_key
 from evaluators.core.spec import BenchmarkSpec, resolve
 from evaluators.core.spec_data import DataFile
 from evaluators.loglik import basebench
 from evaluators.loglik.metrics import RESERVED, RULES, Aggregates, Elo
 
+log = logging.getLogger("bananabench")
 _METRIC = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 TOKENIZATIONS = ("joint", "separate")
+KINDS = ("choice", "rolling")
 REQUIRED = ("context", "choices", "answer")
+PER_CHOICE = ("contexts", "continuation", "answer")  # Winogrande: a context per choice, one continuation
 OPTIONAL = ("id", "category", "difficulty", "weight", "item_elo", "choice_labels")
+ROLLING = ("text",)
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass(frozen=True)
 class Scoring:
-    metrics: dict[str, str]  # metric -> rule, the verdict's first
+    metrics: dict[str, str]  # metric -> rule, the verdict's first (rolling: its three metrics)
     tokenization: str
     weighted: bool
     elo: Elo | None
+    target_delimiter: str = ""
+    kind: str = "choice"
 
     @property
     def verdict(self) -> str:
         return next(iter(self.metrics))
 
+    @property
+    def rolling(self) -> bool:
+        return self.kind == "rolling"
+
     def signature(self) -> dict[str, Any]:
-        return {"metrics": self.metrics, "tokenization": self.tokenization, "weighted": self.weighted,
-                "elo": None if self.elo is None else vars(self.elo)}
+        """What changes the numbers; keys new since the first specs appear only when set, so that the runs of
+        a spec that does not use them keep their signatures."""
+        sig: dict[str, Any] = {"metrics": self.metrics, "tokenization": self.tokenization, "weighted": self.weighted,
+                               "elo": None if self.elo is None else vars(self.elo)}
+        if self.target_delimiter:
+            sig["target_delimiter"] = self.target_delimiter
+        if self.rolling:
+            sig["kind"] = self.kind
+        return sig
 
     def aggregates(self, by_category: bool) -> Aggregates:
         return Aggregates(tuple(self.metrics), weighted=self.weighted, elo=self.elo, by_category=by_category)
@@ -86,6 +115,24 @@ class Item:
     difficulty: str | None = None
     weight: float | None = None
     item_elo: float | None = None
+    contexts: tuple[str, ...] = ()  # per-choice contexts (then `context` is empty): choice k follows contexts[k]
+
+    def context_of(self, k: int) -> str:
+        return self.contexts[k] if self.contexts else self.context
+
+    def solved(self, delimiter: str) -> str:
+        """The item as a few-shot example: its correct context, the delimiter, its correct choice."""
+        return self.context_of(self.label) + delimiter + self.choices[self.label]
+
+
+@dataclass(frozen=True)
+class Document:
+    """One document of a rolling (perplexity) benchmark."""
+
+    id: str
+    text: str
+    line: int
+    category: str | None = None
 
 
 @dataclass(frozen=True)
@@ -118,6 +165,11 @@ class Benchmark:
     scoring: Scoring
     build: Build | None = None
 
+    def signature(self) -> dict[str, Any]:
+        """The scoring part of a run's signature: the scoring rules, and the few-shot rule when there is one."""
+        few = self.spec.fewshot
+        return {**self.scoring.signature(), **({"fewshot": few.signature()} if few.count else {})}
+
     @property
     def metrics(self) -> list[str]:
         """Every overall metric a run reports, the headline's candidates."""
@@ -134,8 +186,35 @@ def load_benchmark(name: str) -> Benchmark:
     return parse(resolve(name, "loglik"))
 
 
+def _rolling(spec: BenchmarkSpec) -> Benchmark:
+    """A `kind = "rolling"` spec: documents in, lm-eval's perplexities out; nothing about choices applies."""
+    s = spec.scoring
+    s.done()
+    bench = Benchmark(spec, Scoring(metrics=dict.fromkeys(rolling.METRICS, "rolling"), tokenization="rolling",
+                                    weighted=False, elo=None, kind="rolling"))
+    if spec.headline not in bench.metrics:
+        raise spec.error(("headline",), f"{spec.headline!r} is not one of a rolling benchmark's metrics "
+                                        f"({', '.join(bench.metrics)})")
+    spec.check_record(ROLLING, ("id", "category"), "rolling loglik")
+    if spec.fewshot.count:
+        raise spec.error(("fewshot",), "a rolling benchmark scores whole documents: it has no few-shot examples")
+    for key in ("checks", "all_scored", "answers", "difficulties"):
+        if getattr(spec.official, key):
+            raise spec.error(("official", key), "not for a rolling benchmark")
+    if spec.build is not None:
+        raise spec.error(("build",), "a rolling benchmark has no [build]")
+    return bench
+
+
 def parse(spec: BenchmarkSpec) -> Benchmark:
     s = spec.scoring
+    kind = s.text("kind", default="choice", choices=KINDS)
+    if kind == "rolling":
+        for key in ("metrics", "tokenization", "target_delimiter", "weighted", "elo"):
+            if s.has(key):
+                raise s.error(key, "not for a rolling benchmark (its metrics are word_perplexity, byte_perplexity "
+                                   "and bits_per_byte)")
+        return _rolling(spec)
     metrics = s.value("metrics", dict, required=True)
     if not metrics:
         raise s.error("metrics", "name at least one metric")
@@ -152,7 +231,8 @@ def parse(spec: BenchmarkSpec) -> Benchmark:
                                                                  choices=TOKENIZATIONS),
                       weighted=s.flag("weighted"),
                       elo=None if elo is None else Elo(**{k: elo.number(k, default=getattr(Elo, k))
-                                                          for k in ("prior_rating", "prior_weight", "scale")}))
+                                                          for k in ("prior_rating", "prior_weight", "scale")}),
+                      target_delimiter=s.value("target_delimiter", str, default=" "))
     if elo is not None:
         elo.done()
     s.done()
@@ -160,7 +240,13 @@ def parse(spec: BenchmarkSpec) -> Benchmark:
     if spec.headline not in bench.metrics:
         raise spec.error(("headline",), f"{spec.headline!r} is not one of this benchmark's metrics "
                                         f"({', '.join(bench.metrics)})")
-    spec.check_record(REQUIRED, OPTIONAL, "loglik")
+    per_choice = "contexts" in spec.record or "continuation" in spec.record
+    if per_choice and ("context" in spec.record or "choices" in spec.record):
+        raise spec.error(("record", "contexts" if "contexts" in spec.record else "continuation"),
+                         "per-choice contexts (contexts, continuation) replace context and choices: map one pair")
+    spec.check_record(PER_CHOICE if per_choice else REQUIRED, OPTIONAL, "loglik")
+    if per_choice and "choice_labels" in spec.record:
+        raise spec.error(("record", "choice_labels"), "with per-choice contexts the answer is the context's index")
     for key, setting, needed in (("item_elo", "elo", scoring.elo is not None), ("weight", "weighted", scoring.weighted)):
         if needed and key not in spec.record:
             raise spec.error(("scoring", setting), f"needs record.{key} (map the field that holds it)")
@@ -217,14 +303,28 @@ def choice_index(value: Any, n: int, labels: list[str] | None) -> int:
     return index
 
 
+def _text(fields: dict[str, Any], key: str, required: bool = True) -> str | None:
+    value = fields.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value:
+        raise MappingError(key, f"must be a non-empty string, not {type_name(value)}")
+    return value
+
+
+def _strings(fields: dict[str, Any], key: str, what: str) -> tuple[str, ...]:
+    values = fields[key]
+    if not isinstance(values, (list, tuple)) or len(values) < 2:
+        raise MappingError(key, f"must be a list of at least two strings, not {type_name(values)}")
+    for k, value in enumerate(values):
+        if not isinstance(value, str) or not value:
+            raise MappingError(key, f"{what} {k} must be a non-empty string, not {type_name(value)}")
+    return tuple(values)
+
+
 def _item(fields: dict[str, Any], line: int) -> Item:
     def text(key: str, required: bool = True) -> str | None:
-        value = fields.get(key)
-        if value is None and not required:
-            return None
-        if not isinstance(value, str) or not value:
-            raise MappingError(key, f"must be a non-empty string, not {type_name(value)}")
-        return value
+        return _text(fields, key, required)
 
     def number(key: str) -> float | None:
         value = fields.get(key)
@@ -234,12 +334,12 @@ def _item(fields: dict[str, Any], line: int) -> Item:
             raise MappingError(key, f"must be a finite number, not {value!r}")
         return float(value)
 
-    choices = fields["choices"]
-    if not isinstance(choices, (list, tuple)) or len(choices) < 2:
-        raise MappingError("choices", f"must be a list of at least two strings, not {type_name(choices)}")
-    for k, choice in enumerate(choices):
-        if not isinstance(choice, str) or not choice:
-            raise MappingError("choices", f"choice {k} must be a non-empty string, not {type_name(choice)}")
+    contexts: tuple[str, ...] = ()
+    if "contexts" in fields:
+        contexts = _strings(fields, "contexts", "context")
+        choices = (text("continuation"),) * len(contexts)
+    else:
+        choices = _strings(fields, "choices", "choice")
     labels = fields.get("choice_labels")
     if labels is not None:
         if not isinstance(labels, (list, tuple)) or len(labels) != len(choices):
@@ -249,25 +349,40 @@ def _item(fields: dict[str, Any], line: int) -> Item:
         label = choice_index(fields["answer"], len(choices), labels)
     except ValueError as exc:
         raise MappingError("answer", str(exc)) from None
-    context = text("context")
+    context = "" if contexts else text("context")
+    item_id = _id(fields, [*contexts, choices[0]] if contexts else [context, list(choices)])
+    return Item(id=item_id, context=context, choices=tuple(choices), label=label, line=line,
+                category=text("category", False), difficulty=text("difficulty", False), weight=number("weight"),
+                item_elo=number("item_elo"), contexts=contexts)
+
+
+def _id(fields: dict[str, Any], content: list[Any]) -> str:
+    """The record's mapped id, else a hash of what it asks."""
     item_id = fields.get("id")
     if item_id is None:
-        from evaluators.core.records import content_id
-
-        item_id = content_id(context, list(choices))
+        item_id = content_id(*content)
     if isinstance(item_id, bool) or not isinstance(item_id, (str, int)) or not str(item_id).strip():
         raise MappingError("id", f"must be a non-empty string or integer, not {item_id!r}")
-    return Item(id=str(item_id), context=context, choices=tuple(choices), label=label, line=line,
-                category=text("category", False), difficulty=text("difficulty", False), weight=number("weight"),
-                item_elo=number("item_elo"))
+    return str(item_id)
+
+
+def _document(fields: dict[str, Any], line: int) -> Document:
+    text = _text(fields, "text")
+    return Document(id=_id(fields, [text]), text=text, line=line, category=_text(fields, "category", False))
 
 
 @dataclass
 class Items:
-    """A data file's selected items, and the category table row(s) each category matched (where checked)."""
+    """A data file's selected items (documents for a rolling benchmark), the category table row(s) each
+    category matched (where checked), and each item's few-shot text (none for 0-shot)."""
 
-    items: list[Item]
+    items: list[Any]
     category_rows: dict[str, list[str]]
+    prefixes: dict[str, str] = field(default_factory=dict)
+    fewshot_source: dict[str, Any] | None = None  # a separate file or split of examples: its path and SHA-256
+
+    def prefix(self, item_id: str) -> str:
+        return self.prefixes.get(item_id, "")
 
 
 def _seed_checks(bench: Benchmark, path: Path, records: list[tuple[int, dict[str, Any]]]) -> dict[str, list[str]]:
@@ -278,26 +393,81 @@ def _seed_checks(bench: Benchmark, path: Path, records: list[tuple[int, dict[str
     return {}
 
 
-def read_items(bench: Benchmark, data: DataFile) -> Items:
-    """Every record of `data` mapped to an item (the first bad one is a BadInput naming its line), duplicates
-    refused, the row count checked against the manifest, then the spec's selection."""
-    records = read_records(data.path, bench.spec.data.format)
-    category_rows = _seed_checks(bench, data.path, records)
+def _mapped(bench: Benchmark, path: Path, records: list[tuple[int, dict[str, Any]]]) -> list[Any]:
+    """Every record mapped (the first bad one is a BadInput naming its line), duplicate ids refused."""
     mapper = RecordMapper(bench.spec)
+    one = _document if bench.scoring.rolling else _item
     items, seen = [], {}
     for line, record in records:
         try:
-            item = _item(mapper.map(record), line)
+            item = one(mapper.map(record), line)
         except MappingError as err:
-            raise mapper.error(data.path, line, err) from None
+            raise mapper.error(path, line, err) from None
         if item.id in seen:
-            raise BadInput(located(data.path, line, "id", f"duplicate id {item.id!r} (first on line {seen[item.id]})"))
+            raise BadInput(located(path, line, "id", f"duplicate id {item.id!r} (first on line {seen[item.id]})"))
         seen[item.id] = line
         items.append(item)
     if not items:
-        raise BadInput(f"{data.path}: no records")
+        raise BadInput(f"{path}: no records")
+    return items
+
+
+def _examples(bench: Benchmark, data: DataFile, own: list[Item]) -> tuple[list[Item], dict[str, Any] | None]:
+    """The few-shot pool: the data file's own records, another split of its manifest, or the spec's file."""
+    few = bench.spec.fewshot
+    if few.split:
+        from evaluators.core.spec_data import read_manifest
+
+        manifest = data.manifest or data.path.parent / bench.spec.data.manifest
+        entry = read_manifest(manifest).get(few.split)
+        if entry is None:
+            raise bench.spec.error(("fewshot", "split"), f"{manifest} lists no split {few.split!r}")
+        path = manifest.parent / entry["path"]
+    elif few.path:
+        path = few.path
+        if not path.is_file():
+            raise bench.spec.error(("fewshot", "path"), f"{path}: no such file")
+    else:
+        return own, None
+    from evaluators.core.runs import sha256_file
+
+    fmt = bench.spec.data.format if few.split else None
+    return _mapped(bench, path, read_records(path, fmt)), {"path": str(path), "sha256": sha256_file(path)}
+
+
+def _warn_doubled_space(bench: Benchmark, path: Path, items: list[Item]) -> None:
+    """lm-eval's check: a delimiter ending in whitespace before choices that start with it scores two spaces."""
+    delimiter = bench.scoring.target_delimiter
+    if not delimiter[-1:].isspace():
+        return
+    spaced = [i for i in items if any(c[:1].isspace() for c in i.choices)]
+    if spaced:
+        log.warning("%s: %d of %d items have choices starting with whitespace, and [scoring] target_delimiter = %r "
+                    "puts more before them (%s); set target_delimiter = \"\" if the choices carry their own "
+                    "(first: %s, line %d)", path, len(spaced), len(items), delimiter,
+                    bench.spec.where("scoring", "target_delimiter"), spaced[0].id, spaced[0].line)
+
+
+def read_items(bench: Benchmark, data: DataFile) -> Items:
+    """Every record of `data` mapped to an item, the row count checked against the manifest, then the spec's
+    selection, and each selected item's few-shot examples drawn."""
+    records = read_records(data.path, bench.spec.data.format)
+    category_rows = _seed_checks(bench, data.path, records)
+    items = _mapped(bench, data.path, records)
     data.check_rows(len(records))
-    return Items(select(items, bench.spec.select, lambda i: i.category), category_rows)
+    selected = select(items, bench.spec.select, lambda i: i.category)
+    out = Items(selected, category_rows)
+    if bench.scoring.rolling:
+        return out
+    _warn_doubled_space(bench, data.path, items)
+    few = bench.spec.fewshot
+    if few.count:
+        pool, out.fewshot_source = _examples(bench, data, items)
+        delimiter = bench.scoring.target_delimiter
+        drawn = fewshot.draw(bench.spec, pool, selected, lambda i: i.id)
+        out.prefixes = {k: few.description + "".join(ex.solved(delimiter) + few.delimiter for ex in examples)
+                        for k, examples in drawn.items()}
+    return out
 
 
 def official_reasons(bench: Benchmark, items: list[Item], data: DataFile) -> list[str]:
@@ -341,7 +511,10 @@ def official_reasons(bench: Benchmark, items: list[Item], data: DataFile) -> lis
 
 def describe(bench: Benchmark) -> dict[str, Any]:
     """The evaluator's part of `benchmarks show`."""
-    shown: dict[str, Any] = {"scoring": bench.scoring.signature(), "metrics": bench.metrics}
+    scoring = bench.scoring.signature()
+    if not bench.scoring.rolling:
+        scoring["target_delimiter"] = bench.scoring.target_delimiter
+    shown: dict[str, Any] = {"scoring": scoring, "metrics": bench.metrics}
     if bench.build is not None:
         shown["build"] = {"seed": bench.build.seed, "sample": bench.build.sample, "choices": bench.build.choices,
                           "sources": {k: {"repo": v.repo, "revision": v.revision, "split": v.source_split,
