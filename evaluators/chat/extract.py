@@ -20,6 +20,7 @@ re-applies the current rules to stored raw responses.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
 from evaluators.core.text import split_reasoning
@@ -178,18 +179,21 @@ def extract(kind: str, text: str | None, letters: str = "ABCD", pattern: str | N
     raise ValueError(f"unknown answer kind {kind!r}" if kind not in KINDS else "a regex answer needs a pattern")
 
 
-def verdict(kind: str, answer: str | None, gold: str) -> str:
-    """correct / wrong / unanswered for an extracted answer."""
+def verdict(kind: str, answer: str | None, gold: str | Sequence[str]) -> str:
+    """correct / wrong / unanswered for an extracted answer; `gold` may be several accepted answers."""
     if answer is None:
         return "unanswered"
+    golds = (gold,) if isinstance(gold, str) else tuple(gold)
     if kind == "number":
-        return "correct" if canonical_number(answer) == canonical_number(gold) else "wrong"
-    if kind in ("exact", "regex"):
-        return "correct" if same_text(answer, gold) else "wrong"
-    return "correct" if answer == gold else "wrong"
+        same = any(canonical_number(answer) == canonical_number(g) for g in golds)
+    elif kind in ("exact", "regex"):
+        same = any(same_text(answer, g) for g in golds)
+    else:
+        same = answer in golds
+    return "correct" if same else "wrong"
 
 
-def grade(kind: str, text: str | None, letters: str, gold: str, finish_reason: str | None,
+def grade(kind: str, text: str | None, letters: str, gold: str | Sequence[str], finish_reason: str | None,
           pattern: str | None = None) -> tuple[str, str | None]:
     """(status, extracted answer) of one response.
 

@@ -76,10 +76,15 @@ def budget(task: Task, max_tokens: dict[str, int]) -> int:
 
 
 def messages_for(task: Task, item: Item, fold_system: bool) -> tuple[dict[str, str], ...]:
-    system, user = task.scoring.system, task.render(item)
+    """The system prompt, each few-shot example as a user turn and the assistant's reply, then the question;
+    with `fold_system` the system text opens the first user turn instead."""
+    turns = [m for ex in item.examples for m in ({"role": "user", "content": task.render(ex)},
+                                                 {"role": "assistant", "content": task.reply(ex)})]
+    turns.append({"role": "user", "content": task.render(item)})
+    system = task.scoring.system
     if fold_system:
-        return ({"role": "user", "content": f"{system}\n\n{user}"},)
-    return ({"role": "system", "content": system}, {"role": "user", "content": user})
+        return ({"role": "user", "content": f"{system}\n\n{turns[0]['content']}"}, *turns[1:])
+    return ({"role": "system", "content": system}, *turns)
 
 
 def attempt_row(task: Task, item: Item, result: GenerationResult, *, messages: Any, fingerprint: str,
@@ -88,12 +93,13 @@ def attempt_row(task: Task, item: Item, result: GenerationResult, *, messages: A
     extra: dict[str, Any] = {
         "messages": list(messages), "letters": item.letters or None, "content_hash": item.content_hash,
         "index": item.index, AttemptKey.SERVER_FINGERPRINT: fingerprint, "attempts": result.raw.get("attempts"),
+        **({AttemptKey.ACCEPTED: list(item.accepted)} if item.accepted else {}),
     }
     if result.error is not None:
         status, answer = ERROR, None
         extra[AttemptKey.ERROR] = result.error
     else:
-        status, answer = grade(task.scoring.answer, result.text, item.letters, item.gold, result.finish_reason,
+        status, answer = grade(task.scoring.answer, result.text, item.letters, item.golds, result.finish_reason,
                                task.scoring.pattern)
         extra.update({AttemptKey.RAW: result.raw.get("content", result.text), AttemptKey.REASONING: result.reasoning,
                       "finish_reason": result.finish_reason})
@@ -127,7 +133,7 @@ def run_task(store: Store, backend: ServerBackend, loaded: Loaded, *, name: str,
         evaluator="chat", benchmark=spec.id, model_name=name, benchmark_version=spec.version,
         artifact=backend.identity.as_artifact(), backend="server", dataset_sha256=chat_spec.dataset_sha256(items),
         official=data.pinned and options.limit is None and default_scoring,
-        scoring={**scoring.signature(), "extraction": EXTRACTION_VERSION, "max_tokens": tokens,
+        scoring={**task.signature(), "extraction": EXTRACTION_VERSION, "max_tokens": tokens,
                  "temperature": 0.0, "stop": [], "fold_system": fold_system, "extra_body": options.extra_body},
         options={"base_url": info.base_url, "replicas": info.urls, "concurrency": backend.concurrency, "stream": backend.stream},
         n_items=len(items), retry_statuses=(ERROR,),
@@ -238,7 +244,8 @@ def rescore_run(store: Store, run_id: str, *, dry_run: bool = False) -> dict[str
             updated.append(attempt)
             continue
         extra = attempt.get("extra") or {}
-        status, answer = grade(kind, extra.get(AttemptKey.RAW), extra.get("letters") or "ABCD", attempt["reference"],
+        status, answer = grade(kind, extra.get(AttemptKey.RAW), extra.get("letters") or "ABCD",
+                               extra.get(AttemptKey.ACCEPTED) or attempt["reference"],
                                extra.get("finish_reason"), pattern)
         if (status, answer) != (attempt["status"], attempt["prediction"]):
             changed.append({"item_id": attempt["item_id"], "before": [attempt["status"], attempt["prediction"]],

@@ -8,23 +8,31 @@
     system = "..."           # the system prompt (default: one per answer kind)
     prompt = "..."           # a Jinja template of the user turn (default: one per answer kind) over
                              # question, options [{letter, text}] and letters
+    answer_separator = "|"   # number/exact/regex: a record's answer text holds several accepted answers
 
 Letters are compared as letters, numbers as decimals (`18`, `18.0` and `$18.00` agree), exact and
 regex answers as text with case, surrounding space, quotes and a final period ignored.
 
 `[record]` maps `question` and `answer` (letter: the correct option's index, letter, or one of
-`choice_labels`; number: a number; exact and regex: the expected text), `choices` (letter: a list of
-2-8 options), optional `id` (default: a content hash), `category` and `choice_labels`.
+`choice_labels`; number: a number; exact and regex: the expected text, or a list of accepted answers),
+`choices` (letter: a list of 2-8 options), optional `id` (default: a content hash), `category`,
+`choice_labels` and `target` (the assistant's reply when the item is a few-shot example).
+
+`[fewshot]` (see `core.spec.FewshotSpec`) puts solved examples before each question as prior turns:
+the example's user turn, then its `target` (default: the reply the system prompt asks for, "The answer
+is B." or "#### 72"; a regex answer needs `target` mapped).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from evaluators.chat.extract import LETTERS, canonical_number
+from evaluators.core import fewshot
 from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput, located
 from evaluators.core.records import MappingError, RecordMapper, content_id, read_records, select, type_name
@@ -33,7 +41,9 @@ from evaluators.core.spec_data import DataFile
 
 ANSWERS = ("letter", "number", "exact", "regex")
 REQUIRED = ("question", "answer")
-OPTIONAL = ("id", "choices", "choice_labels", "category")
+OPTIONAL = ("id", "choices", "choice_labels", "category", "target")
+# A few-shot example's reply when the spec maps no target: the final line each default system prompt asks for.
+DEFAULT_TARGET = {"letter": "The answer is {gold}.", "number": "#### {gold}", "exact": "The answer is {gold}."}
 FINAL_LINE = {"letter": "End your response with a line of the form \"The answer is X\", where X is the letter of "
                         "the correct option.",
               "number": "End your response with a line of the form \"#### N\", where N is the final answer as a "
@@ -58,9 +68,11 @@ class Scoring:
     max_tokens: int
     system: str
     prompt: str
+    answer_separator: str | None = None
 
     def signature(self) -> dict[str, Any]:
-        return {"answer": self.answer, "pattern": self.pattern, "system": self.system, "prompt": self.prompt}
+        sig = {"answer": self.answer, "pattern": self.pattern, "system": self.system, "prompt": self.prompt}
+        return {**sig, **({"answer_separator": self.answer_separator} if self.answer_separator else {})}
 
 
 @dataclass(frozen=True)
@@ -75,10 +87,17 @@ class Item:
     content_hash: str
     index: int  # position in the source
     line: int
+    accepted: tuple[str, ...] = ()  # every accepted answer, when there are several (gold is the first)
+    target: str | None = None  # the reply when this item is a few-shot example (None: the default one)
+    examples: tuple[Item, ...] = ()  # the few-shot examples asked before it
 
     @property
     def letters(self) -> str:
         return LETTERS[:len(self.options)]
+
+    @property
+    def golds(self) -> tuple[str, ...]:
+        return self.accepted or (self.gold,)
 
 
 @dataclass
@@ -87,6 +106,15 @@ class Task:
 
     spec: BenchmarkSpec
     scoring: Scoring
+
+    def signature(self) -> dict[str, Any]:
+        """The scoring rules, and the few-shot rule when there is one (0-shot signatures stay as they were)."""
+        few = self.spec.fewshot
+        return {**self.scoring.signature(), **({"fewshot": few.signature()} if few.count else {})}
+
+    def reply(self, example: Item) -> str:
+        """The assistant's turn after a few-shot example's question."""
+        return example.target or DEFAULT_TARGET[self.scoring.answer].format(gold=example.gold)
 
     @property
     def name(self) -> str:
@@ -126,7 +154,11 @@ def parse(spec: BenchmarkSpec) -> Task:
         raise s.error("pattern", "only a regex answer has a pattern")
     scoring = Scoring(answer=answer, pattern=pattern, max_tokens=s.integer("max_tokens", default=1024, minimum=1),
                       system=s.text("system", default=DEFAULT_SYSTEM[answer]),
-                      prompt=s.text("prompt", default=DEFAULT_PROMPT[answer]))
+                      prompt=s.text("prompt", default=DEFAULT_PROMPT[answer]),
+                      answer_separator=s.text("answer_separator"))
+    if scoring.answer_separator is not None and (answer == "letter" or not scoring.answer_separator.strip()):
+        raise s.error("answer_separator", "splits the answer text of a number, exact or regex answer: a non-blank "
+                                          "string")
     s.done()
     task = Task(spec, scoring)
     try:
@@ -144,34 +176,64 @@ def parse(spec: BenchmarkSpec) -> Task:
             raise spec.error(("record", key), "only a letter answer has choices")
     if spec.build is not None:
         raise spec.error(("build",), "a chat benchmark has no [build]")
+    _check_fewshot(spec, answer)
     if spec.data.manifest:
         raise spec.error(("data", "manifest"), "a chat benchmark reads one data file, not a manifest of splits")
     return task
+
+
+def _check_fewshot(spec: BenchmarkSpec, answer: str) -> None:
+    few = spec.fewshot
+    if not few.count:
+        if "target" in spec.record:
+            raise spec.error(("record", "target"), "a few-shot example's reply: give [fewshot] count too")
+        return
+    for key, default in (("delimiter", "\n\n"), ("description", "")):
+        if getattr(few, key) != default:
+            raise spec.error(("fewshot", key), "a chat benchmark's examples are prior turns (no text delimiters); "
+                                               "put a description in [scoring] system")
+    if answer == "regex" and "target" not in spec.record:
+        raise spec.error(("fewshot", "count"), "a regex answer's few-shot replies need record.target (the reply "
+                                               "the pattern reads)")
 
 
 def _hash(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def _gold(task: Task, fields: dict[str, Any], options: tuple[str, ...]) -> str:
+def _letter(fields: dict[str, Any], options: tuple[str, ...]) -> str:
     value = fields["answer"]
-    kind = task.scoring.answer
-    if kind == "letter":
-        labels = fields.get("choice_labels")
-        if labels is not None:
-            if not isinstance(labels, (list, tuple)) or len(labels) != len(options):
-                raise MappingError("choice_labels", f"expected {len(options)} labels, one per option")
-            labels = [str(x) for x in labels]
-            if len(set(labels)) != len(labels):
-                raise MappingError("choice_labels", f"duplicate labels {labels}")
-            if str(value) not in labels:
-                raise MappingError("answer", f"{value!r} is not one of the labels {labels}")
-            return LETTERS[labels.index(str(value))]
-        if isinstance(value, str) and value in LETTERS[:len(options)]:
-            return value
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(options):
-            raise MappingError("answer", f"expected an option index 0-{len(options) - 1} or its letter, not {value!r}")
-        return LETTERS[value]
+    labels = fields.get("choice_labels")
+    if labels is not None:
+        if not isinstance(labels, (list, tuple)) or len(labels) != len(options):
+            raise MappingError("choice_labels", f"expected {len(options)} labels, one per option")
+        labels = [str(x) for x in labels]
+        if len(set(labels)) != len(labels):
+            raise MappingError("choice_labels", f"duplicate labels {labels}")
+        if str(value) not in labels:
+            raise MappingError("answer", f"{value!r} is not one of the labels {labels}")
+        return LETTERS[labels.index(str(value))]
+    if isinstance(value, str) and value in LETTERS[:len(options)]:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(options):
+        raise MappingError("answer", f"expected an option index 0-{len(options) - 1} or its letter, not {value!r}")
+    return LETTERS[value]
+
+
+def _golds(task: Task, fields: dict[str, Any], options: tuple[str, ...]) -> tuple[str, ...]:
+    """Every accepted answer: one letter, or the numbers or texts a list (or the separator) gives."""
+    if task.scoring.answer == "letter":
+        return (_letter(fields, options),)
+    value, separator = fields["answer"], task.scoring.answer_separator
+    values = list(value) if isinstance(value, (list, tuple)) else [value]
+    if separator and len(values) == 1 and isinstance(values[0], str):
+        values = values[0].split(separator)
+    if not values:
+        raise MappingError("answer", "an empty list of accepted answers")
+    return tuple(_accepted(task.scoring.answer, v) for v in values)
+
+
+def _accepted(kind: str, value: Any) -> str:
     if kind == "number":
         number = canonical_number(value if isinstance(value, str) else None if isinstance(value, bool) else str(value))
         if number is None:
@@ -193,35 +255,57 @@ def item(task: Task, fields: dict[str, Any], index: int, line: int) -> Item:
         if not isinstance(choices, (list, tuple)) or not 2 <= len(choices) <= len(LETTERS):
             raise MappingError("choices", f"expected a list of 2-{len(LETTERS)} options, not {type_name(choices)}")
         options = tuple(str(c) for c in choices)
-    gold = _gold(task, fields, options)
+    golds = _golds(task, fields, options)
+    target = fields.get("target")
+    if target is not None and (not isinstance(target, str) or not target.strip()):
+        raise MappingError("target", f"expected a non-empty string, not {type_name(target)}")
     category = fields.get("category")
     if category is not None and (not isinstance(category, str) or not category.strip()):
         raise MappingError("category", "expected a non-empty string")
     item_id = fields.get("id") or content_id(question, list(options))
     if isinstance(item_id, bool) or not isinstance(item_id, (str, int)) or not str(item_id).strip():
         raise MappingError("id", f"expected a non-empty string, not {item_id!r}")
-    content = _hash({"question": question, "options": list(options), "gold": gold})
-    return Item(item_id=str(item_id), question=question, options=options, gold=gold, category=category,
-                content_hash=content, index=index, line=line)
+    asked = {"question": question, "options": list(options), "gold": golds[0],
+             **({"accepted": list(golds)} if len(golds) > 1 else {}), **({"target": target} if target else {})}
+    return Item(item_id=str(item_id), question=question, options=options, gold=golds[0], category=category,
+                content_hash=_hash(asked), index=index, line=line, accepted=golds if len(golds) > 1 else (),
+                target=target)
 
 
-def read_items(task: Task, data: DataFile) -> list[Item]:
-    """Every record mapped to an item (the first bad one names its line), duplicates refused, then selected."""
+def _mapped(task: Task, path: Path, fmt: str | None) -> list[Item]:
+    """Every record mapped to an item (the first bad one names its line), duplicates refused."""
     mapper = RecordMapper(task.spec)
     items, seen = [], {}
-    for index, (line, record) in enumerate(read_records(data.path, task.spec.data.format)):
+    for index, (line, record) in enumerate(read_records(path, fmt)):
         try:
             one = item(task, mapper.map(record), index, line)
         except MappingError as err:
-            raise mapper.error(data.path, line, err) from None
+            raise mapper.error(path, line, err) from None
         if one.item_id in seen:
-            raise BadInput(located(data.path, line, "id", f"item {one.item_id!r} appears twice "
-                                                          f"(first on line {seen[one.item_id]})"))
+            raise BadInput(located(path, line, "id", f"item {one.item_id!r} appears twice "
+                                                     f"(first on line {seen[one.item_id]})"))
         seen[one.item_id] = line
         items.append(one)
     if not items:
-        raise BadInput(f"{data.path}: no records")
-    return select(items, task.spec.select, lambda i: i.category)
+        raise BadInput(f"{path}: no records")
+    return items
+
+
+def read_items(task: Task, data: DataFile) -> list[Item]:
+    """Every record mapped to an item, then selected; with `[fewshot]`, each selected item carries its examples
+    (drawn from the file's own records or the spec's file of examples), and its content hash names them."""
+    items = _mapped(task, data.path, task.spec.data.format)
+    selected = select(items, task.spec.select, lambda i: i.category)
+    few = task.spec.fewshot
+    if not few.count:
+        return selected
+    if few.path is not None and not few.path.is_file():
+        raise task.spec.error(("fewshot", "path"), f"{few.path}: no such file")
+    pool = items if few.path is None else _mapped(task, few.path, None)
+    drawn = fewshot.draw(task.spec, pool, selected, lambda i: i.item_id)
+    return [replace(i, examples=tuple(drawn[i.item_id]),
+                    content_hash=_hash([i.content_hash, *(e.content_hash for e in drawn[i.item_id])]))
+            for i in selected]
 
 
 def dataset_sha256(items: list[Item]) -> str:

@@ -62,6 +62,7 @@ class AttemptKey:
     SERVER_FINGERPRINT = "server_fingerprint"  # the server configuration that answered
     ERROR = "error"  # why the infrastructure failed
     REASON = "reason"  # why an item could not be scored
+    ACCEPTED = "accepted"  # every answer graded as correct, when an item accepts several (the reference is the first)
     STUCK_REASON = "stuck_reason"
     RAW = "raw"  # the model's whole response
     REASONING = "reasoning"  # its thinking trace (never graded)
