@@ -66,7 +66,7 @@ prompt = "{{ question }}\\nAnswer in one word."
 
 FACTS = [
     {"uid": f"f{i}", "stem": stem, "topic": topic, "gold": gold,
-     "options": [{"text": t} for t in options]}
+     "options": [{"text": t.strip()} for t in options]}
     for i, (stem, topic, gold, options) in enumerate([
         ("Cats like to sleep in the", "cats", "A", [" sun.", " ocean.", " freezer.", " engine."]),
         ("Dogs wag their", "dogs", "B", [" ears loudly.", " tails.", " spoons.", " roofs."]),

@@ -79,6 +79,8 @@ def run_one(opts: LoglikOptions, store: Store, bench: Benchmark, data: DataFile,
     if data.manifest_sha256:
         dataset["manifest_sha256"] = data.manifest_sha256
     signature = bench.signature()
+    if scoring.rolling:  # the window size changes the numbers
+        signature["max_length"] = backend.max_length
     if loaded.fewshot_source:
         dataset["fewshot"] = loaded.fewshot_source
         signature["fewshot"] = {**signature["fewshot"], "sha256": loaded.fewshot_source["sha256"]}
