@@ -62,8 +62,7 @@ def sample_requests(backend) -> list[LoglikRequest]:
     prepared = prepare_base_bench(backend, ds.load_base_bench(samples / "base-bench").items, add_bos=False)
     for split in ds.load_base_evals(samples / "base-evals"):
         prepared += prepare_choices(backend, split.items, add_bos=False)
-    return [LoglikRequest(p.context, c) for p in prepared if p.reject is None and len(p.continuations) == 4
-            for c in p.continuations]
+    return [r for p in prepared if p.reject is None and len(p.continuations) == 4 for r in p.requests]
 
 
 def packed_windows(model, requests: Sequence[LoglikRequest], window: int = 512) -> dict[int, float]:

@@ -112,7 +112,6 @@ def test_lm_eval_hflm_scores_what_our_hf_backend_scores(tiny_model):
     from lm_eval.api.instance import Instance
     from lm_eval.models.huggingface import HFLM
 
-    from evaluators.core.backends.base import LoglikRequest
     from evaluators.core.backends.hf import HFBackend
     from evaluators.loglik.prepare import prepare
 
@@ -123,7 +122,7 @@ def test_lm_eval_hflm_scores_what_our_hf_backend_scores(tiny_model):
     theirs = [ll for ll, _greedy in lm.loglikelihood(requests, disable_tqdm=True)]
     with HFBackend(tiny_model["path"], device="cpu", dtype="float32", threads=1) as hf:
         prepared = prepare(hf, items, "joint", add_bos=False)
-        reqs = [LoglikRequest(p.context, c) for p in prepared for c in p.continuations]
+        reqs = [r for p in prepared for r in p.requests]
         assert all(p.reject is None for p in prepared) and len(reqs) == len(theirs)
         ours = dict(hf.loglikelihood(reqs))
     worst = max(abs(ours[i].logprob_sum - theirs[i]) for i in range(len(reqs)))

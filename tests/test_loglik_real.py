@@ -33,7 +33,7 @@ def sample_requests(backend) -> tuple[list[LoglikRequest], list[int]]:
     prepared = prepare(backend, load_items("base-bench", str(SAMPLES / "base-bench")), "separate", add_bos=False)
     prepared += prepare(backend, load_items("base-evals", str(SAMPLES / "base-evals"), SPLITS), "joint", add_bos=False)
     prepared = [p for p in prepared if p.reject is None]
-    return [LoglikRequest(p.context, c) for p in prepared for c in p.continuations], \
+    return [r for p in prepared for r in p.requests], \
         [len(p.continuations) for p in prepared]
 
 
