@@ -170,6 +170,55 @@ def test_per_choice_fewshot_contexts_are_lm_evals(tmp_path, monkeypatch):
         assert task.doc_to_target(doc) == item.choices[0] == item.choices[1]
 
 
+SPLIT_SPEC = """\
+id = "evals-fewshot"
+title = "base-evals with examples from another split"
+version = "1"
+evaluator = "loglik"
+headline = "acc"
+
+[data]
+manifest = "manifest.json"
+format = "parquet"
+
+[record]
+id = "id"
+context = "context"
+choices = "choices"
+answer = "label"
+
+[scoring]
+metrics = { acc = "sum" }
+target_delimiter = ""
+
+[fewshot]
+count = 2
+split = "tiny_hellaswag"
+delimiter = "\\n###\\n"
+description = "Complete the text.\\n\\n"
+"""
+
+
+def test_fewshot_examples_from_another_split_of_a_manifest(tmp_path):
+    from tests.conftest import REPO
+
+    spec = tmp_path / "evals-fewshot.toml"
+    spec.write_text(SPLIT_SPEC, encoding="utf-8")
+    bench = load_benchmark(str(spec))
+    folder = str(REPO / "tasks" / "samples" / "base-evals")
+    (pool_file,) = locate(bench.spec, folder, splits=["tiny_hellaswag"])
+    pool = {i.id: i for i in read_items(bench, pool_file).items}
+    (data,) = locate(bench.spec, folder, splits=["tiny_pythonio"])
+    loaded = read_items(bench, data)
+    for item in loaded.items:
+        prefix = loaded.prefix(item.id)
+        assert prefix.startswith("Complete the text.\n\n") and prefix.count("\n###\n") == 2
+        examples = prefix.removeprefix("Complete the text.\n\n").split("\n###\n")[:2]
+        assert all(any(e == p.solved("") for p in pool.values()) for e in examples)
+    assert loaded.fewshot_source["path"].endswith("tiny_hellaswag-00000-of-00001.parquet")
+    assert loaded.fewshot_source["sha256"] == pool_file.sha256
+
+
 # -- end to end on the tiny model ---------------------------------------------------------------------------
 
 @pytest.mark.slow

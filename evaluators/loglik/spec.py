@@ -431,8 +431,12 @@ def _examples(bench: Benchmark, data: DataFile, own: list[Item]) -> tuple[list[I
         return own, None
     from evaluators.core.runs import sha256_file
 
+    digest = sha256_file(path)
+    if few.split and digest != entry["sha256"]:
+        raise BadInput(located(manifest, None, f"splits.{few.split}.sha256",
+                               f"{entry['path']} has SHA-256 {digest}, the manifest says {entry['sha256']}"))
     fmt = bench.spec.data.format if few.split else None
-    return _mapped(bench, path, read_records(path, fmt)), {"path": str(path), "sha256": sha256_file(path)}
+    return _mapped(bench, path, read_records(path, fmt)), {"path": str(path), "sha256": digest}
 
 
 def _warn_doubled_space(bench: Benchmark, path: Path, items: list[Item]) -> None:
