@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Protocol
 
 from evaluators.agent import podman as pm
+from evaluators.agent.canaries import CanaryPair, judged
 from evaluators.agent.containers import MAX_LOG, OneShot, Sandbox, Source, prepare_scratch
 from evaluators.agent.datasets import Task
 from evaluators.agent.image import SUPPORT_DIR
@@ -102,10 +103,15 @@ class LocalStage:
 
 
 def _finish(task: Task, stage: Stage, log: str, started: float, *, build_error: str | None = None,
-            timed_out: bool = False) -> VerifyRun:
+            timed_out: bool = False, canary: CanaryPair | None = None) -> VerifyRun:
     records = read_records(stage.records()) if build_error is None else {}
+    problem = None
+    if canary is not None and build_error is None:
+        records, problem = canary.split(records)
     verdict = decide(task.verify, records, build_error=build_error,
                      timed_out_s=task.verify.timeout_s if timed_out else None)
+    if not timed_out:   # a run cut short misses its canaries honestly; it gets no credit it did not record
+        verdict = judged(verdict, problem)
     return VerifyRun(verdict, log, time.monotonic() - started, timed_out, records)
 
 
@@ -142,12 +148,14 @@ def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Source, start: Sou
     if hidden and task.verify.runner == "script":
         mounts += sandbox.bind(hidden, "/verify")
     left = max(1.0, timeout - (time.monotonic() - started))
-    run = sandbox.oneshot("verify-run", mounts, f"{command} run", timeout_s=left)
+    canary = CanaryPair.draw(task)
+    run = sandbox.oneshot("verify-run", mounts, f"{command} run", timeout_s=left,
+                          stdin=canary.stdin() if canary else b"")
     _container_ran("test", run)
     log += "\n== phase 2: run the tests ==\n" + run.text
     if run.timed_out:
         log += f"\n[verification timed out after {timeout:g} s]\n"
-    return _finish(task, stage, log, started, timed_out=run.timed_out)
+    return _finish(task, stage, log, started, timed_out=run.timed_out, canary=canary)
 
 
 def host_python() -> str:
@@ -171,13 +179,15 @@ def verify_native(task: Task, workspace: Path, start: Path, stage: Path) -> Veri
     argv = [host_python(), "-I", str(SUPPORT_DIR / DRIVER), json.dumps(spec)]
     env = {"PATH": "/usr/bin:/bin", "HOME": str(stage / "tmp"), "LANG": "C.UTF-8"}
     timeout = task.verify.timeout_s
+    canary = CanaryPair.draw(task)
     logs = []
     for phases in (["stage", "build"], ["run"]):
         left = timeout - (time.monotonic() - started)
         proc = subprocess.Popen([*argv, *phases], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-                                start_new_session=True, stdin=subprocess.DEVNULL)
+                                start_new_session=True, stdin=subprocess.PIPE)
+        given = canary.stdin() if canary and phases == ["run"] else b""
         try:
-            out, _ = proc.communicate(timeout=max(1.0, left))
+            out, _ = proc.communicate(given, timeout=max(1.0, left))
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             out, _ = proc.communicate()
@@ -188,4 +198,4 @@ def verify_native(task: Task, workspace: Path, start: Path, stage: Path) -> Veri
         logs.append(text)
         if phases[0] == "stage" and (error := _build_error(proc.returncode, text)) is not None:
             return _finish(task, LocalStage(stage), "\n".join(logs), started, build_error=error)
-    return _finish(task, LocalStage(stage), "\n".join(logs), started)
+    return _finish(task, LocalStage(stage), "\n".join(logs), started, canary=canary)
