@@ -43,13 +43,14 @@ class VerifyRun:
 
 
 def driver_spec(task: Task, *, src: str, start: str, verify: str | None, stage: str, python: str,
-                tmp: str = "/tmp") -> dict:
+                tmp: str = "/tmp", watch_reads: bool = False) -> dict:
+    """The driver's JSON spec; `watch_reads` makes it list the staged files each phase opened (mutation.py)."""
     spec = task.verify
     return {"runner": spec.runner, "src": src, "start": start, "verify": verify, "stage": stage,
             "restore": spec.restore_globs(), "targets": spec.resolved_targets(task.verify_dir), "args": list(spec.args),
             "build": spec.build, "binaries": list(spec.binaries), "cmd": spec.cmd, "vet": spec.vet,
             "release": spec.release, "pythonpath": list(spec.pythonpath), "cap": STAGE_FILE_CAP, "python": python,
-            "tmp": tmp, "jobs": 2}
+            "tmp": tmp, "jobs": 2, "watch_reads": watch_reads}
 
 
 def _container_ran(phase: str, shot: OneShot) -> None:
@@ -116,7 +117,7 @@ def _finish(task: Task, stage: Stage, log: str, started: float, *, build_error: 
 
 
 def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Source, start: Source, stage: Stage | Path,
-                     hidden: Source | None = None) -> VerifyRun:
+                     hidden: Source | None = None, *, watch_reads: bool = False) -> VerifyRun:
     """Both phases in fresh containers without network; `stage` must be empty (a size-limited mount).
 
     `hidden` is where the task's verify/ folder is on the sandbox's host (default: the task's own folder)."""
@@ -127,7 +128,7 @@ def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Source, start: Sou
     if hidden is None and task.verify_dir.is_dir():
         hidden = task.verify_dir
     spec = json.dumps(driver_spec(task, src="/src", start="/start", verify="/verify" if hidden else None,
-                                  stage="/stage", python="/usr/bin/python3"))
+                                  stage="/stage", python="/usr/bin/python3", watch_reads=watch_reads))
     command = f"exec python3 -I /opt/bananabench/{DRIVER} {shlex.quote(spec)}"
     mounts = [*sandbox.bind(workspace, "/src"), *sandbox.bind(start, "/start"),
               *sandbox.bind(stage.source, "/stage", "rw")]
@@ -163,7 +164,7 @@ def host_python() -> str:
     return "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else shutil.which("python3") or "python3"
 
 
-def verify_native(task: Task, workspace: Path, start: Path, stage: Path) -> VerifyRun:
+def verify_native(task: Task, workspace: Path, start: Path, stage: Path, *, watch_reads: bool = False) -> VerifyRun:
     """The same driver on the host, without isolation (trusted tasks only)."""
     started = time.monotonic()
     stage.mkdir(parents=True, exist_ok=True)
@@ -175,7 +176,7 @@ def verify_native(task: Task, workspace: Path, start: Path, stage: Path) -> Veri
         shutil.rmtree(hidden, ignore_errors=True)
         shutil.copytree(task.verify_dir, hidden, symlinks=True)
     spec = driver_spec(task, src=str(workspace), start=str(start), verify=str(hidden) if hidden else None,
-                       stage=str(stage), python=host_python(), tmp=str(stage / "tmp"))
+                       stage=str(stage), python=host_python(), tmp=str(stage / "tmp"), watch_reads=watch_reads)
     argv = [host_python(), "-I", str(SUPPORT_DIR / DRIVER), json.dumps(spec)]
     env = {"PATH": "/usr/bin:/bin", "HOME": str(stage / "tmp"), "LANG": "C.UTF-8"}
     timeout = task.verify.timeout_s

@@ -288,6 +288,19 @@ def _libtest_to_jsonl(logfile: str, out: str, target: str) -> None:
                 fh.write(json.dumps({"id": f"{target}::{name}", "outcome": outcomes[word]}) + "\n")
 
 
+def watched(driver: Driver, phase: str) -> None:
+    """Run one phase and write the staged files it opened to `<stage>/reads-<phase>.json` (agent validate)."""
+    from reads import OpenWatch
+
+    watch = OpenWatch(driver.ws).start()
+    try:
+        getattr(driver, f"do_{phase}")()
+    finally:
+        opened = watch.stop()
+        with open(os.path.join(driver.stage, f"reads-{phase}.json"), "w") as fh:
+            json.dump({"opened": sorted(opened), "overflowed": watch.overflowed}, fh)
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 2:
         print("usage: run.py SPEC_JSON PHASE...", file=sys.stderr)
@@ -296,7 +309,10 @@ def main(argv: list[str]) -> int:
     print("bananabench-verify: driver started", flush=True)   # tells podman's failures apart from ours
     try:
         for phase in argv[1:]:
-            getattr(driver, f"do_{phase}")()
+            if driver.spec.get("watch_reads") and phase in ("build", "run"):
+                watched(driver, phase)
+            else:
+                getattr(driver, f"do_{phase}")()
     except BuildFailed as exc:
         print(f"BUILD FAILED: {exc}", flush=True)
         return BUILD_FAILED
