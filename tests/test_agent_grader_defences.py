@@ -47,11 +47,7 @@ def test_each_attack_ends_failed(tasks: Path, tmp_path: Path, name: str):
 
 @pytest.mark.parametrize("language", ["python", "pytest", "pytest-package", "go", "go-suite", "cpp", "javascript"])
 def test_the_honest_fix_still_passes(tasks: Path, tmp_path: Path, language: str):
-    task_dir = tasks / "cheat" / f"honest-{language}"
-    if not task_dir.exists():
-        shutil.copytree(tasks / "cheat" / f"honest-{'go' if language == 'go-suite' else 'pytest'}", task_dir)
-    command = HONEST.get(language) or HONEST["go" if language == "go-suite" else "pytest"]
-    run = verify(tasks, tmp_path, f"honest-{language}", command)
+    run = verify(tasks, tmp_path, f"honest-{language}", HONEST[language])
     assert run.verdict.passed, (language, run.verdict.reason, run.log[-3000:])
     assert not [t for t in run.records if "canary" in t], run.records      # the canaries never reach the verdict
 
@@ -67,20 +63,22 @@ def test_the_reason_says_what_was_caught(tasks: Path, tmp_path: Path, name: str,
     assert says in run.verdict.reason, run.verdict.reason
 
 
-def test_a_shadow_that_survived_staging_is_refused_by_the_origin_check(tmp_path: Path):
-    """Had staging missed it, the runner itself refuses a test module that is not the staged file."""
+@pytest.mark.parametrize("shadowed", ["test_calc", "conftest"])
+def test_a_shadow_that_survived_staging_is_refused_by_the_origin_check(tmp_path: Path, shadowed: str):
+    """Had staging missed it, the runner itself refuses a test module or conftest that is not the staged file."""
     ws = tmp_path / "ws"
     (ws / "tests").mkdir(parents=True)
     (ws / "tests" / "test_calc.py").write_text("def test_a():\n    assert False\n")
-    (ws / "test_calc").mkdir()
-    (ws / "test_calc" / "__init__.py").write_text(
-        "import os\n__file__ = os.path.join(os.getcwd(), 'tests', 'test_calc.py')\ndef test_a(): pass\n")
+    (ws / "tests" / "conftest.py").write_text("")
+    (ws / shadowed).mkdir()
+    (ws / shadowed / "__init__.py").write_text(
+        f"import os\n__file__ = os.path.join(os.getcwd(), 'tests', '{shadowed}.py')\ndef test_a(): pass\n")
     grader = Path(stage.__file__).parent
     report = tmp_path / "record.jsonl"
     subprocess.run(["/usr/bin/python3", "-I", str(grader / "pytest_run.py"), str(ws), "--", "tests/test_calc.py"],
                    cwd=ws, timeout=120, capture_output=True, stdin=subprocess.DEVNULL,
                    env={"PATH": "/usr/bin:/bin", "BANANABENCH_REPORT": str(report), "HOME": str(tmp_path)})
-    assert '"outcome": "error", "message": "refused: test_calc: __spec__.origin' in report.read_text()
+    assert f'"outcome": "error", "message": "refused: {shadowed}: __spec__.origin' in report.read_text()
 
 
 def test_the_canary_pair_judges_a_record():

@@ -72,8 +72,9 @@ class Recorder:
         self.canary = canary
 
     def pytest_collection_modifyitems(self, session, config, items) -> None:
-        conftests = getattr(config.pluginmanager, "_conftestpath2mod", {})
-        problems = [p for path, mod in conftests.items() if (p := not_staged(mod, path))]
+        manager = config.pluginmanager      # pytest 7.2 keeps a set, older ones a dict by path
+        conftests = getattr(manager, "_conftest_plugins", None) or getattr(manager, "_conftestpath2mod", {}).values()
+        problems = [p for mod in conftests if (p := not_staged(mod, getattr(mod, "__file__", None) or "?"))]
         for item in items:
             module = item.getparent(pytest.Module)
             problem = problems[0] if problems else module and not_staged(module.obj, module.path)
