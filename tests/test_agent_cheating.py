@@ -403,13 +403,14 @@ def hostile_model() -> MockOpenAI:
     return MockOpenAI(models=[ModelSpec(id="cheater", n_ctx=32768, slots=4)], rules=rules)
 
 
+@pytest.mark.timeout(1200)     # about fifty attempts: a few minutes on a busy two-core machine
 def test_every_attack_ends_failed_with_score_zero_and_a_reason(tmp_path: Path):
     tasks, results = tmp_path / "tasks", tmp_path / "results"
     write_attack_tasks(tasks)
     with hostile_model() as mock:
         proc = run_cli("agent", "run", "--name", "cheater", "--base-url", mock.base_url, "--results", str(results),
                        "--tasks-dir", str(tasks), "--parallel", "4", "--workspace-mb", "256", "--timeout-s", "180",
-                       "--idle-s", "120", timeout=600)
+                       "--idle-s", "120", timeout=1100)
     assert proc.returncode == 0, proc.stderr[-3000:]
     store = Store(results)
     run = store.runs(benchmark="banana-benchmark")[0]

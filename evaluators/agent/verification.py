@@ -194,7 +194,8 @@ def verify_native(task: Task, workspace: Path, start: Path, stage: Path, *, watc
             out, _ = proc.communicate()
             logs.append(out[-MAX_LOG:].decode(errors="replace"))
             error = "timed out while staging or building" if phases[0] == "stage" else None
-            return _finish(task, LocalStage(stage), "\n".join(logs), started, build_error=error, timed_out=True)
+            return _finish(task, LocalStage(stage), "\n".join(logs), started, build_error=error, timed_out=True,
+                           canary=canary)
         text = out[-MAX_LOG:].decode(errors="replace")
         logs.append(text)
         if phases[0] == "stage" and (error := _build_error(proc.returncode, text)) is not None:
