@@ -45,15 +45,16 @@ class Mutation:
 
 def opened_files(stage: Path) -> tuple[set[str], bool]:
     """The staged files the verification's phases opened, and whether that list is complete."""
-    opened, complete = set(), True
+    opened, complete, found = set(), True, False
     for phase in ("build", "run"):
         path = stage / f"reads-{phase}.json"
         if not path.is_file():
             continue
+        found = True
         data = json.loads(path.read_text(encoding="utf-8"))
         opened.update(data.get("opened", []))
         complete = complete and not data.get("overflowed")
-    return opened, complete
+    return opened, complete and found
 
 
 def editable_inputs(task: Task, opened: set[str], start: Path) -> list[str]:
@@ -74,7 +75,7 @@ def check(task: Task, verify: Verify, start: Path, solution_stage: Path, scratch
         return Mutation()
     opened, complete = opened_files(solution_stage)
     if not opened and not complete:
-        return Mutation(problem="the solution's verification did not say which files it opened")
+        return Mutation(problem="the solution's verification did not list the files it opened")
     inputs = editable_inputs(task, opened, start)
     result = Mutation(inputs=inputs)
     if not complete:
