@@ -15,7 +15,7 @@ import pytest
 from evaluators.agent.canaries import CanaryPair
 from evaluators.agent.datasets import load_task
 from evaluators.agent.support.grader import stage
-from evaluators.agent.verdict import TestOutcome
+from evaluators.agent.verdict import TestOutcome as Outcome
 from evaluators.agent.verification import verify_native
 from tests.test_agent_cheating import ATTACKS, HONEST, write_attack_tasks
 
@@ -83,10 +83,10 @@ def test_a_shadow_that_survived_staging_is_refused_by_the_origin_check(tmp_path:
 
 def test_the_canary_pair_judges_a_record():
     pair = CanaryPair("canary_p", "canary_f", processes=2)
-    good = {"t": TestOutcome("passed"), "x::canary_p_0": TestOutcome("passed"), "x::canary_f_0": TestOutcome("failed"),
-            "y::canary_p_1": TestOutcome("passed"), "y::canary_f_1": TestOutcome("error")}
-    assert pair.split(good) == ({"t": TestOutcome("passed")}, None)
-    patched = {**good, "x::canary_f_0": TestOutcome("passed")}
+    good = {"t": Outcome("passed"), "x::canary_p_0": Outcome("passed"), "x::canary_f_0": Outcome("failed"),
+            "y::canary_p_1": Outcome("passed"), "y::canary_f_1": Outcome("error")}
+    assert pair.split(good) == ({"t": Outcome("passed")}, None)
+    patched = {**good, "x::canary_f_0": Outcome("passed")}
     assert "must fail passed in test process 1" in pair.split(patched)[1]
     cut = {k: v for k, v in good.items() if not k.startswith("y::")}
     assert "test process 2 is missing" in pair.split(cut)[1]
