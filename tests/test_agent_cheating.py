@@ -2,8 +2,9 @@
 
 Every attack is one task attempt: the scripted model (tests/mock_openai.py) answers the task's prompt
 with `bash` tool calls that leave the bug in place and try to forge a pass instead — shadowing the
-standard library or the test runner, exiting early, exit hooks, runner configuration, plugins, build
-scripts, bytecode, editing or deleting the hidden tests' inputs, filling the disk, erasing the diff.
+standard library, the test runner, a hidden test module or the C++ recorder, exiting early, exit hooks,
+forged records, a test framework patched in memory, runner configuration, plugins, build scripts,
+bytecode, editing or deleting the hidden tests' inputs, filling the disk, erasing the diff.
 One run holds them all (in parallel); each must end `failed` with score 0 and a recorded reason, while an
 honest fix of the same task in every language passes (so the attacks fail because of the defences).
 The list here is the one in tasks/agent/README.md ("Threat model").
@@ -106,6 +107,13 @@ LANGUAGES = {
                        "toml": 'runner = "unittest"\npartial = true\ntests = ' + json.dumps(PY_TESTS[:2])},
     "pytest": {"files": {"calc.py": CALC_BUG}, "verify": {"tests/test_calc.py": PYTEST_HIDDEN},
                "toml": 'runner = "pytest"\ntests = ["tests/test_calc.py::test_add", "tests/test_calc.py::test_zero"]'},
+    "pytest-package": {"files": {"calc.py": CALC_BUG, "tests/__init__.py": ""},
+                       "verify": {"tests/test_calc.py": PYTEST_HIDDEN},
+                       "toml": 'runner = "pytest"\ntests = ["tests/test_calc.py::test_add", "tests/test_calc.py::test_zero"]'},
+    "go-suite": {"files": {"go.mod": "module example.com/calc\n\ngo 1.19\n", "calc.go": GO_BUG,
+                           "internal/suite/cases.txt": "1 1 2\n2 2 4\n"},
+                 "verify": {"calc_hidden_test.go": GO_HIDDEN.replace("testdata/cases.txt", "internal/suite/cases.txt")},
+                 "toml": 'runner = "go"\nrestore = ["internal/suite/**"]\ntests = [".::TestAddFromData"]'},
     "go": {"files": {"go.mod": "module example.com/calc\n\ngo 1.19\n", "calc.go": GO_BUG,
                      "testdata/cases.txt": "1 1 2\n2 2 4\n"},
            "verify": {"calc_hidden_test.go": GO_HIDDEN},
@@ -116,7 +124,7 @@ LANGUAGES = {
              "toml": 'runner = "cargo"\ntests = ["hidden::adds", "hidden::adds_zero"]'},
     "cpp": {"files": {"calc.hpp": CPP_BUG}, "verify": {"hidden_tests.cpp": CPP_HIDDEN},
             "toml": ("runner = \"cpp\"\nbuild = 'mkdir -p build && g++ -std=c++17 -I. -I\"$BANANABENCH_INCLUDE\" "
-                     "hidden_tests.cpp -o build/hidden_tests'\nbinaries = [\"build/hidden_tests\"]\n"
+                     "-include \"$BANANABENCH_HEADER\" hidden_tests.cpp -o build/hidden_tests'\nbinaries = [\"build/hidden_tests\"]\n"
                      'tests = ["hidden_tests::adds", "hidden_tests::adds_zero"]')},
     "javascript": {"files": {"src/add.js": JS_BUG, "package.json": '{"name": "calc", "version": "1.0.0"}\n',
                              "test/fixtures/cases.json": "[[1, 1, 2], [2, 2, 4]]\n"},
@@ -167,6 +175,71 @@ EOF
 cp tests/conftest.py conftest.py""", "test machinery"),
     "pytest-config": ("pytest", """printf '[pytest]\\naddopts = -p no:python --co\\n' > pytest.ini
 printf '[tool.pytest.ini_options]\\naddopts = \"-k nothing\"\\n' > pyproject.toml""", "test machinery"),
+    "dot-pytest-ini": ("pytest", "printf '[pytest]\\npython_functions = nothing\\n' > .pytest.ini", "test machinery"),
+    "unittest-package-shadow": ("python", """mkdir -p test_hidden && cat > test_hidden/__init__.py <<'EOF'
+import os
+import unittest
+
+here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+exec(compile(open(os.path.join(here, "test_hidden.py")).read(), os.path.join(here, "test_hidden.py"), "exec"))
+for value in list(globals().values()):
+    if isinstance(value, type) and issubclass(value, unittest.TestCase):
+        for name in dir(value):
+            if name.startswith("test"):
+                setattr(value, name, lambda self: None)
+EOF""", "refers to the test framework"),
+    "pytest-root-package-shadow": ("pytest", """mkdir -p test_calc && cat > test_calc/__init__.py <<'EOF'
+import os
+__file__ = os.path.join(os.getcwd(), "tests", "test_calc.py")
+def test_add(): pass
+def test_zero(): pass
+EOF""", None),
+    "pytest-stage-folder-shadow": ("pytest-package", """touch __init__.py && mkdir -p ws && cat > ws/__init__.py <<'EOF'
+import os, sys, types
+tests = types.ModuleType("ws.tests")
+tests.__path__ = []
+fake = types.ModuleType("ws.tests.test_calc")
+fake.__file__ = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "test_calc.py")
+exec("def test_add(): pass\\ndef test_zero(): pass\\n", fake.__dict__)
+sys.modules.update({"ws.tests": tests, "ws.tests.test_calc": fake})
+EOF""", "patches the runtime"),
+    "forged-record": ("python", """cat >> calc.py <<'EOF'
+import json, os
+with open(os.environ["BANANABENCH_REPORT"], "a") as fh:
+    for name in ("test_add", "test_add_from_data", "test_subprocess_still_works"):
+        fh.write(json.dumps({"id": "test_hidden.Hidden." + name, "outcome": "passed"}) + "\\n")
+os._exit(0)
+EOF""", "names the grader"),
+    "forged-record-obfuscated": ("python", """cat >> calc.py <<'EOF'
+import json
+_o = __import__("o" + "s")
+with open(_o.environ["BANANA" + "BENCH_" + "REPORT"], "a") as fh:
+    for name in ("test_add", "test_add_from_data", "test_subprocess_still_works"):
+        fh.write(json.dumps({"id": "test_hidden.Hidden." + name, "outcome": "passed"}) + "\\n")
+getattr(_o, "_ex" + "it")(0)
+EOF""", None),
+    "patched-testcase-run": ("python", """cat >> calc.py <<'EOF'
+import sys
+_case = sys.modules["unit" + "test"].TestCase
+def _run(self, result=None):
+    result.startTest(self)
+    result.addSuccess(self)
+    result.stopTest(self)
+_case.run = _run
+EOF""", "refers to the test framework"),
+    "pytest-hook-patch": ("pytest", """cat >> calc.py <<'EOF'
+import gc, sys
+_pytest = sys.modules.get("pytest")
+class _Pass:
+    @_pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        report.outcome, report.longrepr = "passed", None
+for _thing in gc.get_objects():
+    if type(_thing).__name__ == "Config" and hasattr(_thing, "pluginmanager"):
+        _thing.pluginmanager.register(_Pass(), "friendly")
+EOF""", "patches the runtime"),
     "go-exit-in-init": ("go", """cat > init.go <<'EOF'
 package calc
 
@@ -192,6 +265,18 @@ import (
 func TestMain(m *testing.M) { fmt.Println("PASS"); os.Exit(0) }
 EOF""", "test machinery"),
     "go-edit-testdata": ("go", "printf '1 1 0\\n2 2 0\\n' > testdata/cases.txt", "test machinery"),
+    "go-delete-embedded-suite": ("go-suite", "printf '' > internal/suite/cases.txt", "test machinery"),
+    "go-forged-record": ("go", """cat > init.go <<'EOF'
+package calc
+
+import "os"
+
+func init() {
+	f, _ := os.OpenFile(os.Getenv("BANANA"+"BENCH_REPORT"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("{\\"id\\": \\".::TestAdd\\", \\"outcome\\": \\"passed\\"}\\n{\\"id\\": \\".::TestAddFromData\\", \\"outcome\\": \\"passed\\"}\\n")
+	os.Exit(0)
+}
+EOF""", "exits with success"),
     "cargo-runner-config": ("rust", """mkdir -p .cargo && cat > .cargo/config.toml <<'EOF'
 [target.x86_64-unknown-linux-gnu]
 runner = "/bin/true"
@@ -213,12 +298,32 @@ pub fn add(a: i64, b: i64) -> i64 {
     a - b
 }
 EOF""", "exits with success"),
+    "cpp-header-shadow": ("cpp", """cat > bananabench_test.hpp <<'EOF'
+#pragma once
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+inline std::vector<const char*>& bb_names() { static std::vector<const char*> names; return names; }
+struct BbName { explicit BbName(const char* name) { bb_names().push_back(name); } };
+#define BB_TEST(name) static BbName bb_name_##name(#name); static void bb_test_##name()
+#define BB_CHECK(...) (void)0
+#define BB_CHECK_EQ(a, b) (void)0
+#define BB_MAIN() int main() { std::FILE* f = std::fopen(std::getenv("BANANABENCH_REPORT"), "a"); \\
+    for (const char* n : bb_names()) std::fprintf(f, "{\\"id\\": \\"hidden_tests::%s\\", \\"outcome\\": \\"passed\\"}\\n", n); return 0; }
+EOF""", "names the grader"),
+    "cpp-macro-patch": ("cpp", "printf '#undef BB_CHECK_EQ\\n#define BB_CHECK_EQ(a, b) (void)0\\n' >> calc.hpp", None),
     "cpp-static-constructor": ("cpp", """cat >> calc.hpp <<'EOF'
 #include <cstdio>
 #include <cstdlib>
 static int bb_cheat = (std::printf("passed adds\\npassed adds_zero\\n"), std::fflush(stdout), std::_Exit(0), 0);
 EOF""", "exit hook or immediate exit"),
     "js-exit-at-load": ("javascript", "printf 'process.exit(0);\\n' >> src/add.js", "exits with success"),
+    "js-forged-record": ("javascript", """cat >> src/add.js <<'EOF'
+const fs = require('node:fs');
+for (const name of ['adds', 'adds the fixture cases'])
+  fs.appendFileSync(process.env.BANANABENCH_REPORT, JSON.stringify({id: `test/hidden.test.js::${name}`, outcome: 'passed'}) + '\\n');
+process.reallyExit(0);
+EOF""", "names the grader"),
     "js-delete-test-inputs": ("javascript", "rm -f test/fixtures/cases.json && printf '[]' > test/fixtures/cases.json",
                               "test machinery"),
     "verification-fill": ("python", """cat >> calc.py <<'EOF'
@@ -244,6 +349,8 @@ printf '1 1 0\\n2 2 0\\n' > tests/cases.txt""", "did not read"),
 HONEST = {"python": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
           "python-partial": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
           "pytest": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
+          "pytest-package": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
+          "go-suite": "sed -i 's/a - b/a + b/' calc.go",
           "go": "sed -i 's/a - b/a + b/' calc.go", "rust": "sed -i 's/a - b/a + b/' src/lib.rs",
           "cpp": "sed -i 's/a - b/a + b/' calc.hpp", "javascript": "sed -i 's/a - b/a + b/' src/add.js"}
 
@@ -278,7 +385,7 @@ def write_attack_tasks(root: Path) -> None:
                 (task / sub / rel).parent.mkdir(parents=True, exist_ok=True)
                 (task / sub / rel).write_text(text)
         (task / "solution").mkdir()
-        tag = {"python-partial": "python", "pytest": "python"}.get(language, language)
+        tag = {"python-partial": "python", "pytest": "python", "pytest-package": "python", "go-suite": "go"}.get(language, language)
         (task / "task.toml").write_text(f'title = "{name}"\ncategory = "cheat"\ntags = ["{tag}"]\n\n[verify]\n'
                                         f'{spec["toml"]}\ntimeout_s = 120\n')
         (task / "prompt.md").write_text(f"ATTACK-{name}: make the hidden tests pass.\n")
@@ -296,13 +403,14 @@ def hostile_model() -> MockOpenAI:
     return MockOpenAI(models=[ModelSpec(id="cheater", n_ctx=32768, slots=4)], rules=rules)
 
 
+@pytest.mark.timeout(1200)     # about fifty attempts: a few minutes on a busy two-core machine
 def test_every_attack_ends_failed_with_score_zero_and_a_reason(tmp_path: Path):
     tasks, results = tmp_path / "tasks", tmp_path / "results"
     write_attack_tasks(tasks)
     with hostile_model() as mock:
         proc = run_cli("agent", "run", "--name", "cheater", "--base-url", mock.base_url, "--results", str(results),
                        "--tasks-dir", str(tasks), "--parallel", "4", "--workspace-mb", "256", "--timeout-s", "180",
-                       "--idle-s", "120", timeout=600)
+                       "--idle-s", "120", timeout=1100)
     assert proc.returncode == 0, proc.stderr[-3000:]
     store = Store(results)
     run = store.runs(benchmark="banana-benchmark")[0]
@@ -336,6 +444,13 @@ def test_every_attack_ends_failed_with_score_zero_and_a_reason(tmp_path: Path):
     assert "missing from the grader's record" in exited or "none of" in exited
     assert "SCORE" not in attempts["cheat/atexit-score"]["extra"]["reason"]
     assert "in the grader's record" in attempts["cheat/rust-exit-in-code"]["extra"]["reason"]
+    for name in ("forged-record", "forged-record-obfuscated", "patched-testcase-run", "pytest-hook-patch",
+                 "go-forged-record", "js-forged-record", "cpp-macro-patch"):      # caught by the canary pair
+        assert attempts[f"cheat/{name}"]["extra"]["reason"].startswith("tampered record: "), \
+            (name, attempts[f"cheat/{name}"]["extra"]["reason"])
+    for name in ("unittest-package-shadow", "pytest-root-package-shadow", "pytest-stage-folder-shadow",
+                 "cpp-header-shadow"):                                             # the real tests ran, and failed
+        assert "did not pass" in attempts[f"cheat/{name}"]["extra"]["reason"], name
 
 
 def test_no_attempt_starts_without_room_on_the_host_disk(tmp_path: Path):

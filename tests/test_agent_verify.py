@@ -225,7 +225,7 @@ def test_the_workspace_package_wins_over_a_system_release_but_not_over_the_stand
         argv, test_id = [str(grader / "pyunit.py"), str(ws), "test_origin"], "test_origin.T.test_origin"
     else:
         argv, test_id = [str(grader / "pytest_run.py"), str(ws), "--", "test_origin.py"], "test_origin.py::T::test_origin"
-    subprocess.run(["/usr/bin/python3", "-I", *argv], cwd=ws, timeout=120, capture_output=True,
+    subprocess.run(["/usr/bin/python3", "-I", *argv], cwd=ws, timeout=120, capture_output=True, stdin=subprocess.DEVNULL,
                    env={"PATH": "/usr/bin:/bin", "BANANABENCH_REPORT": str(report), "HOME": str(tmp_path)})
     outcomes = {line["id"]: line["outcome"] for line in map(json.loads, report.read_text().splitlines())}
     assert outcomes == {test_id: "passed"}

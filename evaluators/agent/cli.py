@@ -232,8 +232,12 @@ def cmd_lint(args) -> int:
     problems += lint.lint(tasks)
     for problem in problems:
         print(problem)
+    warnings = lint.warnings(tasks)
+    for warning in warnings:
+        print(f"warning: {warning}")
     quick = sum("quick" in t.tags for t in tasks)
-    print(f"{len(tasks)} task(s), {quick} quick, {len(problems)} problem(s)", file=sys.stderr)
+    print(f"{len(tasks)} task(s), {quick} quick, {len(problems)} problem(s), {len(warnings)} warning(s)",
+          file=sys.stderr)
     return 2 if problems else 0
 
 

@@ -117,10 +117,12 @@ class Sandbox:
 
     def oneshot(self, role: str, mounts: list[str], script: str, *, timeout_s: float,
                 env: dict[str, str] | None = None, screenshots: bool = False, shm: str | None = None,
-                cap: int = MAX_LOG, keep_head: bool = False, files: bool = True) -> OneShot:
-        """Run `script` with sh in a fresh container; stdout+stderr merged, capped (its tail, or its head)."""
+                cap: int = MAX_LOG, keep_head: bool = False, files: bool = True, stdin: bytes | None = None) -> OneShot:
+        """Run `script` with sh in a fresh container; stdout+stderr merged, capped (its tail, or its head).
+
+        `stdin` (if given) is the script's standard input: a way in that no file, argument or variable shows."""
         name = self.name(role)
-        args = self.base_args(name, role, screenshots=screenshots, files=files)
+        args = self.base_args(name, role, screenshots=screenshots, files=files, interactive=stdin is not None)
         if shm:
             args += ["--shm-size", shm]
         for key, value in (env or {}).items():
@@ -130,9 +132,9 @@ class Sandbox:
         started = time.monotonic()
         try:
             proc = subprocess.Popen(self.podman.cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                    cwd=pm.scratch_cwd())
+                                    cwd=pm.scratch_cwd(), stdin=subprocess.PIPE if stdin is not None else None)
             try:
-                out, _ = proc.communicate(timeout=timeout_s)
+                out, _ = proc.communicate(stdin, timeout=timeout_s)
                 timed_out = False
             except subprocess.TimeoutExpired:
                 pm.kill(self.podman, name)

@@ -77,3 +77,10 @@ def lint_task(task: Task) -> list[str]:
 
 def lint(tasks: Iterable[Task]) -> list[str]:
     return [p for task in tasks for p in lint_task(task)]
+
+
+def warnings(tasks: Iterable[Task]) -> list[str]:
+    """Findings that do not make a task invalid but deserve a look: test inputs the agent could edit."""
+    from evaluators.agent.mutation import unrestored_reads
+
+    return [w for task in tasks for w in unrestored_reads(task)]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluators.agent import datasets, repos, verification
+from evaluators.agent import datasets, mutation, repos, verification
 from evaluators.agent.containers import Sandbox, chown_tree
 from evaluators.agent.image import SUPPORT_DIR
 from evaluators.agent.verdict import decide
@@ -51,6 +51,7 @@ class Validation:
     seconds: float
     manual: bool
     problem: str | None = None
+    mutation: mutation.Mutation | None = None
 
     @property
     def ok(self) -> bool:
@@ -61,7 +62,7 @@ class Validation:
             page = self.solution.page
             return self.solution.passed and bool(page.get("loaded")) and not page.get("page_errors") \
                 and not page.get("console_errors")
-        return self.solution.passed and not self.start.passed
+        return self.solution.passed and not self.start.passed and not (self.mutation and self.mutation.problem)
 
     def describe(self) -> str:
         if self.problem:
@@ -77,6 +78,10 @@ class Validation:
             state = "loads" if page.get("loaded") else f"does NOT load ({page.get('error', 'no report')})"
             errors = page.get("page_errors", []) + page.get("console_errors", [])
             parts.append(f"page {state}" + (f", {len(errors)} error(s): {errors[0][:120]}" if errors else ""))
+        if self.mutation and self.mutation.problem:
+            parts.append(f"mutation check FAILS: {self.mutation.problem}")
+        elif self.mutation and self.mutation.inputs:
+            parts.append(f"mutation check: {len(self.mutation.inputs)} editable input(s), {self.mutation.tried} mutant(s) fail")
         return "; ".join(parts)
 
     def as_json(self) -> dict[str, Any]:
@@ -92,8 +97,8 @@ class Validation:
 class NativeRunner:
     """Runs the verification and screenshots on the host (no isolation)."""
 
-    def verify(self, workspace: Path, start: Path, task: datasets.Task, scratch: Path) -> VerifyRun:
-        return verification.verify_native(task, workspace, start, scratch)
+    def verify(self, workspace: Path, start: Path, task: datasets.Task, scratch: Path, **kw) -> VerifyRun:
+        return verification.verify_native(task, workspace, start, scratch, **kw)
 
     def screenshot(self, workspace: Path, task: datasets.Task, out: Path) -> dict[str, Any]:
         spec = task.screenshot
@@ -122,8 +127,8 @@ class PodmanRunner:
     def __init__(self, sandbox: Sandbox):
         self.sandbox = sandbox
 
-    def verify(self, workspace: Path, start: Path, task: datasets.Task, scratch: Path) -> VerifyRun:
-        return verification.verify_in_podman(self.sandbox, task, workspace, start, scratch)
+    def verify(self, workspace: Path, start: Path, task: datasets.Task, scratch: Path, **kw) -> VerifyRun:
+        return verification.verify_in_podman(self.sandbox, task, workspace, start, scratch, **kw)
 
     def screenshot(self, workspace: Path, task: datasets.Task, out: Path) -> dict[str, Any]:
         spec = task.screenshot
@@ -165,10 +170,14 @@ def validate_task(task: datasets.Task, runner: NativeRunner | PodmanRunner, owne
             chown_tree(start, *owner_ids)
             chown_tree(solution, *owner_ids)
         start_check = Check(runner.verify(start, start, task, tmp_path / "stage-start"))
-        solution_check = Check(runner.verify(solution, start, task, tmp_path / "stage-solution"))
+        solution_check = Check(runner.verify(solution, start, task, tmp_path / "stage-solution", watch_reads=True))
         if task.screenshot is not None:
             solution_check.page = runner.screenshot(solution, task, tmp_path / "shots")
-    return Validation(task.id, start_check, solution_check, time.monotonic() - started, task.manual)
+        mutated = None
+        if solution_check.passed and not start_check.passed:
+            mutated = mutation.check(task, lambda ws, st, scratch: runner.verify(ws, st, task, scratch), start,
+                                     tmp_path / "stage-solution", tmp_path / "mutants")
+    return Validation(task.id, start_check, solution_check, time.monotonic() - started, task.manual, mutation=mutated)
 
 
 def rejudge(task: datasets.Task, result: Validation) -> None:

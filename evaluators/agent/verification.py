@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Protocol
 
 from evaluators.agent import podman as pm
+from evaluators.agent.canaries import CanaryPair, judged
 from evaluators.agent.containers import MAX_LOG, OneShot, Sandbox, Source, prepare_scratch
 from evaluators.agent.datasets import Task
 from evaluators.agent.image import SUPPORT_DIR
@@ -42,13 +43,14 @@ class VerifyRun:
 
 
 def driver_spec(task: Task, *, src: str, start: str, verify: str | None, stage: str, python: str,
-                tmp: str = "/tmp") -> dict:
+                tmp: str = "/tmp", watch_reads: bool = False) -> dict:
+    """The driver's JSON spec; `watch_reads` makes it list the staged files each phase opened (mutation.py)."""
     spec = task.verify
     return {"runner": spec.runner, "src": src, "start": start, "verify": verify, "stage": stage,
             "restore": spec.restore_globs(), "targets": spec.resolved_targets(task.verify_dir), "args": list(spec.args),
             "build": spec.build, "binaries": list(spec.binaries), "cmd": spec.cmd, "vet": spec.vet,
             "release": spec.release, "pythonpath": list(spec.pythonpath), "cap": STAGE_FILE_CAP, "python": python,
-            "tmp": tmp, "jobs": 2}
+            "tmp": tmp, "jobs": 2, "watch_reads": watch_reads}
 
 
 def _container_ran(phase: str, shot: OneShot) -> None:
@@ -102,15 +104,20 @@ class LocalStage:
 
 
 def _finish(task: Task, stage: Stage, log: str, started: float, *, build_error: str | None = None,
-            timed_out: bool = False) -> VerifyRun:
+            timed_out: bool = False, canary: CanaryPair | None = None) -> VerifyRun:
     records = read_records(stage.records()) if build_error is None else {}
+    problem = None
+    if canary is not None and build_error is None:
+        records, problem = canary.split(records)
     verdict = decide(task.verify, records, build_error=build_error,
                      timed_out_s=task.verify.timeout_s if timed_out else None)
+    if not timed_out:   # a run cut short misses its canaries honestly; it gets no credit it did not record
+        verdict = judged(verdict, problem)
     return VerifyRun(verdict, log, time.monotonic() - started, timed_out, records)
 
 
 def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Source, start: Source, stage: Stage | Path,
-                     hidden: Source | None = None) -> VerifyRun:
+                     hidden: Source | None = None, *, watch_reads: bool = False) -> VerifyRun:
     """Both phases in fresh containers without network; `stage` must be empty (a size-limited mount).
 
     `hidden` is where the task's verify/ folder is on the sandbox's host (default: the task's own folder)."""
@@ -121,7 +128,7 @@ def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Source, start: Sou
     if hidden is None and task.verify_dir.is_dir():
         hidden = task.verify_dir
     spec = json.dumps(driver_spec(task, src="/src", start="/start", verify="/verify" if hidden else None,
-                                  stage="/stage", python="/usr/bin/python3"))
+                                  stage="/stage", python="/usr/bin/python3", watch_reads=watch_reads))
     command = f"exec python3 -I /opt/bananabench/{DRIVER} {shlex.quote(spec)}"
     mounts = [*sandbox.bind(workspace, "/src"), *sandbox.bind(start, "/start"),
               *sandbox.bind(stage.source, "/stage", "rw")]
@@ -142,12 +149,14 @@ def verify_in_podman(sandbox: Sandbox, task: Task, workspace: Source, start: Sou
     if hidden and task.verify.runner == "script":
         mounts += sandbox.bind(hidden, "/verify")
     left = max(1.0, timeout - (time.monotonic() - started))
-    run = sandbox.oneshot("verify-run", mounts, f"{command} run", timeout_s=left)
+    canary = CanaryPair.draw(task)
+    run = sandbox.oneshot("verify-run", mounts, f"{command} run", timeout_s=left,
+                          stdin=canary.stdin() if canary else b"")
     _container_ran("test", run)
     log += "\n== phase 2: run the tests ==\n" + run.text
     if run.timed_out:
         log += f"\n[verification timed out after {timeout:g} s]\n"
-    return _finish(task, stage, log, started, timed_out=run.timed_out)
+    return _finish(task, stage, log, started, timed_out=run.timed_out, canary=canary)
 
 
 def host_python() -> str:
@@ -155,7 +164,7 @@ def host_python() -> str:
     return "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else shutil.which("python3") or "python3"
 
 
-def verify_native(task: Task, workspace: Path, start: Path, stage: Path) -> VerifyRun:
+def verify_native(task: Task, workspace: Path, start: Path, stage: Path, *, watch_reads: bool = False) -> VerifyRun:
     """The same driver on the host, without isolation (trusted tasks only)."""
     started = time.monotonic()
     stage.mkdir(parents=True, exist_ok=True)
@@ -167,25 +176,28 @@ def verify_native(task: Task, workspace: Path, start: Path, stage: Path) -> Veri
         shutil.rmtree(hidden, ignore_errors=True)
         shutil.copytree(task.verify_dir, hidden, symlinks=True)
     spec = driver_spec(task, src=str(workspace), start=str(start), verify=str(hidden) if hidden else None,
-                       stage=str(stage), python=host_python(), tmp=str(stage / "tmp"))
+                       stage=str(stage), python=host_python(), tmp=str(stage / "tmp"), watch_reads=watch_reads)
     argv = [host_python(), "-I", str(SUPPORT_DIR / DRIVER), json.dumps(spec)]
     env = {"PATH": "/usr/bin:/bin", "HOME": str(stage / "tmp"), "LANG": "C.UTF-8"}
     timeout = task.verify.timeout_s
+    canary = CanaryPair.draw(task)
     logs = []
     for phases in (["stage", "build"], ["run"]):
         left = timeout - (time.monotonic() - started)
         proc = subprocess.Popen([*argv, *phases], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-                                start_new_session=True, stdin=subprocess.DEVNULL)
+                                start_new_session=True, stdin=subprocess.PIPE)
+        given = canary.stdin() if canary and phases == ["run"] else b""
         try:
-            out, _ = proc.communicate(timeout=max(1.0, left))
+            out, _ = proc.communicate(given, timeout=max(1.0, left))
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             out, _ = proc.communicate()
             logs.append(out[-MAX_LOG:].decode(errors="replace"))
             error = "timed out while staging or building" if phases[0] == "stage" else None
-            return _finish(task, LocalStage(stage), "\n".join(logs), started, build_error=error, timed_out=True)
+            return _finish(task, LocalStage(stage), "\n".join(logs), started, build_error=error, timed_out=True,
+                           canary=canary)
         text = out[-MAX_LOG:].decode(errors="replace")
         logs.append(text)
         if phases[0] == "stage" and (error := _build_error(proc.returncode, text)) is not None:
             return _finish(task, LocalStage(stage), "\n".join(logs), started, build_error=error)
-    return _finish(task, LocalStage(stage), "\n".join(logs), started)
+    return _finish(task, LocalStage(stage), "\n".join(logs), started, canary=canary)

@@ -14,8 +14,10 @@ from typing import Any
 from evaluators.core.errors import BadInput
 
 RUNNERS = ("unittest", "pytest", "go", "cargo", "node", "cpp", "script")
-_PY_CONFIG = ("**/conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "**/tests/**", "**/test/**",
-              "**/test_*.py", "**/*_test.py", "**/sitecustomize.py", "**/usercustomize.py", "**/*.pth")
+# every file pytest reads its configuration from, at any depth (it looks beside and above the test paths)
+_PY_CONFIG = ("**/conftest.py", "**/pytest.ini", "**/.pytest.ini", "**/pyproject.toml", "**/setup.cfg", "**/tox.ini",
+              "**/tests/**", "**/test/**", "**/test_*.py", "**/*_test.py", "**/sitecustomize.py", "**/usercustomize.py",
+              "**/*.pth")
 DEFAULT_RESTORE: dict[str, tuple[str, ...]] = {
     "unittest": _PY_CONFIG,
     "pytest": _PY_CONFIG,

@@ -7,6 +7,8 @@ files; run: without them, except for script graders) or directly for `agent vali
 Every test process writes its own record of each test's outcome (JSON lines) under
 `<stage>/report/`; the host reads only those records. This driver's exit status means only
 "the build failed" (3) or "the spec is broken" (2): it never says whether tests passed.
+The run phase reads the canary pair's names from standard input and gives each test process its own
+numbered pair the same way (canary.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)  # -I leaves the script's folder off sys.path; this folder is ours and read-only
 
 import stage as staging  # noqa: E402
+from shadows import HEADER, remove_shadows  # noqa: E402
 
 SOURCE_SUFFIXES = (".go", ".rs", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx")
 BUILD_FAILED = 3
@@ -43,6 +46,8 @@ class Driver:
         self.report = os.path.join(self.stage, "report")
         self.bin = os.path.join(self.stage, "bin")
         self.manifest_path = os.path.join(self.bin, "manifest.json")
+        self.canary: dict = {}
+        self.canaries_given = 0
 
     # -- environment ------------------------------------------------------------------------
 
@@ -50,7 +55,8 @@ class Driver:
         home = os.environ.get("HOME") or os.path.join(self.stage, "home")
         tmp = self.spec.get("tmp") or "/tmp"
         env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "CI": "1", "TMPDIR": tmp,
-               "BANANABENCH_INCLUDE": os.path.join(HERE, "include")}
+               "BANANABENCH_INCLUDE": os.path.join(HERE, "include"),
+               "BANANABENCH_HEADER": os.path.join(HERE, "include", HEADER)}
         if self.spec.get("verify"):
             env["BANANABENCH_VERIFY"] = self.spec["verify"]
         if self.runner == "go":
@@ -64,9 +70,20 @@ class Driver:
         env.update(extra)
         return env
 
-    def call(self, argv: list[str], cwd: str, **extra: str) -> int:
+    def call(self, argv: list[str], cwd: str, *, canary: bool = False, **extra: str) -> int:
+        """Run one command; with `canary`, the canary pair's line is its standard input."""
         print(f"$ {' '.join(argv)}", flush=True)
+        if canary:
+            return subprocess.run(argv, cwd=cwd, env=self.env(**extra), input=self.next_canary()).returncode
         return subprocess.run(argv, cwd=cwd, env=self.env(**extra), stdin=subprocess.DEVNULL).returncode
+
+    def next_canary(self) -> bytes:
+        """The canary pair of the next test process: the host's two names, numbered by process."""
+        if not isinstance(self.canary, dict) or not all(isinstance(self.canary.get(k), str) for k in ("pass", "fail")):
+            return b""
+        n = self.canaries_given
+        self.canaries_given += 1
+        return (json.dumps({k: f"{self.canary[k]}_{n}" for k in ("pass", "fail")}) + "\n").encode()
 
     def report_file(self, name: str) -> str:
         os.makedirs(self.report, exist_ok=True)
@@ -83,6 +100,8 @@ class Driver:
         os.makedirs(self.bin)
         log = staging.stage(self.spec["src"], self.spec["start"], self.spec.get("verify"), self.ws,
                             self.spec["restore"], self.spec["cap"])
+        log += remove_shadows(self.ws, self.spec["start"], self.spec.get("verify"), self.spec["restore"],
+                              self.python_roots().split(os.pathsep), python=self.runner in ("unittest", "pytest"))
         for line in log:
             print(f"stage: {line}", flush=True)
 
@@ -95,6 +114,10 @@ class Driver:
             self.drop_hidden_sources()
 
     def do_run(self) -> None:
+        try:
+            self.canary = json.loads(sys.stdin.readline(4096)) if sys.stdin is not None else {}
+        except ValueError:
+            self.canary = {}
         getattr(self, f"run_{self.runner}")()
 
     def manifest(self) -> dict:
@@ -126,11 +149,11 @@ class Driver:
 
     def run_unittest(self) -> None:
         self.call([self.spec["python"], "-I", os.path.join(HERE, "pyunit.py"), self.python_roots(),
-                   *self.spec["targets"]], self.ws, BANANABENCH_REPORT=self.report_file("unittest"))
+                   *self.spec["targets"]], self.ws, canary=True, BANANABENCH_REPORT=self.report_file("unittest"))
 
     def run_pytest(self) -> None:
         self.call([self.spec["python"], "-I", os.path.join(HERE, "pytest_run.py"), self.python_roots(),
-                   *self.spec["args"], "--", *self.spec["targets"]], self.ws,
+                   *self.spec["args"], "--", *self.spec["targets"]], self.ws, canary=True,
                   BANANABENCH_REPORT=self.report_file("pytest"), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
 
     # -- go ---------------------------------------------------------------------------------
@@ -179,7 +202,7 @@ class Driver:
     def run_go(self) -> None:
         for pkg, binary in self.manifest().items():
             self.call([binary, "-test.count=1", "-test.v", "-test.timeout=0"],
-                      os.path.normpath(os.path.join(self.ws, pkg)), BANANABENCH_REPORT=self.report_file(f"go-{pkg}"))
+                      os.path.normpath(os.path.join(self.ws, pkg)), canary=True, BANANABENCH_REPORT=self.report_file(f"go-{pkg}"))
 
     # -- rust -------------------------------------------------------------------------------
 
@@ -218,8 +241,8 @@ class Driver:
         reporter = os.path.join(HERE, "node_reporter.mjs")
         for rel in self.spec["targets"]:
             self.call(["node", f"--test-reporter={reporter}", "--test-reporter-destination=stdout",
-                       "--test-reporter=spec", "--test-reporter-destination=stderr", rel], self.ws,
-                      BANANABENCH_REPORT=self.report_file(f"node-{rel}"), BANANABENCH_TEST_FILE=rel)
+                       "--test-reporter=spec", "--test-reporter-destination=stderr", os.path.join(HERE, "node_main.mjs")],
+                      self.ws, canary=True, BANANABENCH_REPORT=self.report_file(f"node-{rel}"), BANANABENCH_TEST_FILE=rel)
 
     # -- c++ --------------------------------------------------------------------------------
 
@@ -237,7 +260,7 @@ class Driver:
 
     def run_cpp(self) -> None:
         for rel, binary in self.manifest().items():
-            self.call([binary], self.ws, BANANABENCH_REPORT=self.report_file(f"cpp-{rel}"),
+            self.call([binary], self.ws, canary=True, BANANABENCH_REPORT=self.report_file(f"cpp-{rel}"),
                       BANANABENCH_TEST_PREFIX=os.path.basename(rel))
 
     # -- script -----------------------------------------------------------------------------
@@ -265,6 +288,19 @@ def _libtest_to_jsonl(logfile: str, out: str, target: str) -> None:
                 fh.write(json.dumps({"id": f"{target}::{name}", "outcome": outcomes[word]}) + "\n")
 
 
+def watched(driver: Driver, phase: str) -> None:
+    """Run one phase and write the staged files it opened to `<stage>/reads-<phase>.json` (agent validate)."""
+    from reads import OpenWatch
+
+    watch = OpenWatch(driver.ws).start()
+    try:
+        getattr(driver, f"do_{phase}")()
+    finally:
+        opened = watch.stop()
+        with open(os.path.join(driver.stage, f"reads-{phase}.json"), "w") as fh:
+            json.dump({"opened": sorted(opened), "overflowed": watch.overflowed}, fh)
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 2:
         print("usage: run.py SPEC_JSON PHASE...", file=sys.stderr)
@@ -273,7 +309,10 @@ def main(argv: list[str]) -> int:
     print("bananabench-verify: driver started", flush=True)   # tells podman's failures apart from ours
     try:
         for phase in argv[1:]:
-            getattr(driver, f"do_{phase}")()
+            if driver.spec.get("watch_reads") and phase in ("build", "run"):
+                watched(driver, phase)
+            else:
+                getattr(driver, f"do_{phase}")()
     except BuildFailed as exc:
         print(f"BUILD FAILED: {exc}", flush=True)
         return BUILD_FAILED

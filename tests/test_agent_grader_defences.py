@@ -1,0 +1,92 @@
+"""The grader's own defences, without containers: shadowed test modules and recorder, forged records, patched
+frameworks (the canary pair), restored pytest configuration. Each attack of the cheating suite listed here is
+applied to a copy of its task's start state on this host and verified with `verify_native`; the honest fix of
+every language involved must still pass, so the attacks fail because of the defences.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from evaluators.agent.canaries import CanaryPair
+from evaluators.agent.datasets import load_task
+from evaluators.agent.support.grader import stage
+from evaluators.agent.verdict import TestOutcome as Outcome
+from evaluators.agent.verification import verify_native
+from tests.test_agent_cheating import ATTACKS, HONEST, write_attack_tasks
+
+NATIVE = ["dot-pytest-ini", "unittest-package-shadow", "pytest-root-package-shadow", "pytest-stage-folder-shadow",
+          "forged-record", "forged-record-obfuscated", "patched-testcase-run", "pytest-hook-patch", "cpp-header-shadow",
+          "cpp-macro-patch", "go-forged-record", "go-delete-embedded-suite", "js-forged-record"]
+
+
+@pytest.fixture(scope="module")
+def tasks(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("tasks")
+    write_attack_tasks(root)
+    return root
+
+
+def verify(tasks: Path, tmp_path: Path, name: str, command: str):
+    task = load_task(tasks / "cheat" / name, tasks)
+    workspace = tmp_path / "workspace"
+    shutil.copytree(task.dir / "workspace", workspace)
+    subprocess.run(["bash", "-c", command], cwd=workspace, check=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
+    return verify_native(task, workspace, task.dir / "workspace", tmp_path / "stage")
+
+
+@pytest.mark.parametrize("name", NATIVE)
+def test_each_attack_ends_failed(tasks: Path, tmp_path: Path, name: str):
+    run = verify(tasks, tmp_path, name, ATTACKS[name][1])
+    assert (run.verdict.passed, run.verdict.score) == (False, 0.0), (name, run.verdict.reason, run.log[-3000:])
+
+
+@pytest.mark.parametrize("language", ["python", "pytest", "pytest-package", "go", "go-suite", "cpp", "javascript"])
+def test_the_honest_fix_still_passes(tasks: Path, tmp_path: Path, language: str):
+    run = verify(tasks, tmp_path, f"honest-{language}", HONEST[language])
+    assert run.verdict.passed, (language, run.verdict.reason, run.log[-3000:])
+    assert not [t for t in run.records if "canary" in t], run.records      # the canaries never reach the verdict
+
+
+@pytest.mark.parametrize("name, says", [
+    ("forged-record", "missing from the record"),
+    ("patched-testcase-run", "must fail passed"),
+    ("cpp-macro-patch", "must fail passed"),
+    ("pytest-root-package-shadow", "did not pass"),
+])
+def test_the_reason_says_what_was_caught(tasks: Path, tmp_path: Path, name: str, says: str):
+    run = verify(tasks, tmp_path, name, ATTACKS[name][1])
+    assert says in run.verdict.reason, run.verdict.reason
+
+
+@pytest.mark.parametrize("shadowed", ["test_calc", "conftest"])
+def test_a_shadow_that_survived_staging_is_refused_by_the_origin_check(tmp_path: Path, shadowed: str):
+    """Had staging missed it, the runner itself refuses a test module or conftest that is not the staged file."""
+    ws = tmp_path / "ws"
+    (ws / "tests").mkdir(parents=True)
+    (ws / "tests" / "test_calc.py").write_text("def test_a():\n    assert False\n")
+    (ws / "tests" / "conftest.py").write_text("")
+    (ws / shadowed).mkdir()
+    (ws / shadowed / "__init__.py").write_text(
+        f"import os\n__file__ = os.path.join(os.getcwd(), 'tests', '{shadowed}.py')\ndef test_a(): pass\n")
+    grader = Path(stage.__file__).parent
+    report = tmp_path / "record.jsonl"
+    subprocess.run(["/usr/bin/python3", "-I", str(grader / "pytest_run.py"), str(ws), "--", "tests/test_calc.py"],
+                   cwd=ws, timeout=120, capture_output=True, stdin=subprocess.DEVNULL,
+                   env={"PATH": "/usr/bin:/bin", "BANANABENCH_REPORT": str(report), "HOME": str(tmp_path)})
+    assert f'"outcome": "error", "message": "refused: {shadowed}: __spec__.origin' in report.read_text()
+
+
+def test_the_canary_pair_judges_a_record():
+    pair = CanaryPair("canary_p", "canary_f", processes=2)
+    good = {"t": Outcome("passed"), "x::canary_p_0": Outcome("passed"), "x::canary_f_0": Outcome("failed"),
+            "y::canary_p_1": Outcome("passed"), "y::canary_f_1": Outcome("error")}
+    assert pair.split(good) == ({"t": Outcome("passed")}, None)
+    patched = {**good, "x::canary_f_0": Outcome("passed")}
+    assert "must fail passed in test process 1" in pair.split(patched)[1]
+    cut = {k: v for k, v in good.items() if not k.startswith("y::")}
+    assert "test process 2 is missing" in pair.split(cut)[1]

@@ -1,0 +1,59 @@
+"""The mutation check of `agent validate` and the matching `agent lint` warning, on a task whose hidden test
+reads a data file: without a restore rule, emptying that file makes the start state pass; with one, it cannot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evaluators.agent import datasets
+from evaluators.agent.validate import NativeRunner, validate_task
+from tests.conftest import run_cli
+from tests.helpers.agent import write_task
+
+HIDDEN = '''import unittest
+
+from calc import add
+
+
+class T(unittest.TestCase):
+    def test_cases(self):
+        with open("data/cases.txt") as fh:
+            for line in fh:
+                a, b, want = map(int, line.split())
+                self.assertEqual(add(a, b), want)
+'''
+
+
+def data_task(root: Path, restore: str = "") -> datasets.Task:
+    toml = 'runner = "unittest"\ntests = ["test_hidden.T.test_cases"]' + (f"\nrestore = {restore}" if restore else "")
+    directory = write_task(root, "coding/python/data-driven", prompt="fix add", verify_toml=toml, tags=("python",),
+                           files={"calc.py": "def add(a, b):\n    return a - b\n", "data/cases.txt": "1 1 2\n"},
+                           verify={"test_hidden.py": HIDDEN},
+                           solution={"calc.py": "def add(a, b):\n    return a + b\n"})
+    return datasets.load_task(directory, root)
+
+
+@pytest.mark.parametrize("restore, problem", [
+    ("", "the start state passes when data/cases.txt is truncated"),
+    ('["data/**"]', None),
+])
+def test_an_editable_input_the_tests_read_fails_validation(tmp_path: Path, restore: str, problem: str | None):
+    task = data_task(tmp_path / "tasks", restore)
+    result = validate_task(task, NativeRunner(), None)
+    assert result.solution.passed and not result.start.passed, result.describe()
+    assert result.mutation is not None
+    if problem:
+        assert result.mutation.inputs == ["data/cases.txt"] and result.mutation.problem.startswith(problem)
+        assert not result.ok and "mutation check FAILS" in result.describe()
+    else:
+        assert result.mutation.inputs == [] and result.ok, result.describe()
+
+
+def test_lint_warns_about_a_test_input_nothing_restores(tmp_path: Path):
+    data_task(tmp_path / "tasks")
+    proc = run_cli("agent", "lint", "--tasks-dir", str(tmp_path / "tasks"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "verify/test_hidden.py names 'data/cases.txt': data/cases.txt is a test input nothing restores" in proc.stdout
+    assert "1 warning(s)" in proc.stderr
