@@ -9,7 +9,9 @@ it); lm-eval writes its own results and samples files; the store import reads th
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -45,12 +47,13 @@ def official_reasons(opts: LmEvalOptions, add_bos: bool, default_bos: bool, back
 
 
 def run_lm_eval(opts: LmEvalOptions) -> dict[str, Any]:
-    """Run the tasks and store them; returns {"output_path", "results" (lm-eval's), "runs": [ImportResult...]}."""
+    """Run the tasks and store them; returns {"output_path", "results" and "samples" (lm-eval's), "runs":
+    [ImportResult...], "official_reasons", "add_bos"}."""
     opts.check()
     names = opts.task_names()
-    store = writable_store(opts.results)
     manager = task_manager(names, opts.include_path)
     specs = task_specs(manager, names, opts.include_path)
+    store = writable_store(opts.results)
     from lm_eval import simple_evaluate
     from lm_eval.loggers import EvaluationTracker
 
@@ -76,10 +79,11 @@ def _run(opts, store: Store, names, manager, specs, scorer, simple_evaluate, tra
     tracker = tracker_class(output_path=str(output))
     started = time.monotonic()
     try:
-        results = simple_evaluate(
-            model=lm, model_args={"model": name, "backend": opts.backend}, tasks=specs,
-            num_fewshot=opts.num_fewshot, limit=opts.limit, task_manager=manager, log_samples=True,
-            evaluation_tracker=tracker, fewshot_random_seed=opts.fewshot_seed, bootstrap_iters=100000)
+        with contextlib.redirect_stdout(sys.stderr):  # lm-eval prints progress; stdout is our summary
+            results = simple_evaluate(
+                model=lm, model_args={"model": name, "backend": opts.backend}, tasks=specs,
+                num_fewshot=opts.num_fewshot, limit=opts.limit, task_manager=manager, log_samples=True,
+                evaluation_tracker=tracker, fewshot_random_seed=opts.fewshot_seed, bootstrap_iters=100000)
     finally:
         lm.close()
         journal.close()
@@ -97,5 +101,5 @@ def _run(opts, store: Store, names, manager, specs, scorer, simple_evaluate, tra
                      token_counts=lm.token_counts)
     imported = import_run(store, folder, ctx)
     journal.remove()
-    return {"output_path": str(output), "results": results, "runs": imported, "official_reasons": ctx.reasons,
-            "add_bos": add_bos}
+    return {"output_path": str(output), "results": results, "samples": samples, "runs": imported,
+            "official_reasons": ctx.reasons, "add_bos": add_bos}
