@@ -110,7 +110,9 @@ def hflm_run(hf_dir: str, tasks: list[str], limit: float | None, batch_size: int
 
     def run() -> dict[str, Any]:
         lm = HFLM(pretrained=hf_dir, dtype="float32", device="cpu", batch_size=batch_size)
-        results = simple_evaluate(model=lm, tasks=copy.deepcopy(specs), limit=limit, task_manager=manager, log_samples=True)
+        with contextlib.redirect_stdout(sys.stderr):  # lm-eval prints progress; stdout is the JSON report
+            results = simple_evaluate(model=lm, tasks=copy.deepcopy(specs), limit=limit, task_manager=manager,
+                                      log_samples=True)
         return {"results": results, "samples": results["samples"]}
     return run
 
