@@ -141,11 +141,12 @@ def test_bad_input_is_refused_before_anything_is_written(tiny_model, tmp_path, a
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # three lm-eval runs against a real server
 def test_a_run_killed_mid_way_resumes_to_the_numbers_of_an_uninterrupted_one(tiny_model, tmp_path):
     with LlamaServer(tiny_model["gguf"], n_ctx=1024, parallel=1, exact=True, threads=1) as server:
         def args(results: Path) -> list[str]:
             return [*lm_eval_args(results, "--tasks", "arc_easy,wikitext", "--backend", "server", "--base-url",
-                                  server.base_url, "--name", "t", "--limit", "6")]
+                                  server.base_url, "--name", "t", "--limit", "2")]
 
         killed = tmp_path / "killed"
         env = cli_env({**OFFLINE, "HF_DATASETS_CACHE": str(tmp_path / "datasets")})
@@ -154,7 +155,7 @@ def test_a_run_killed_mid_way_resumes_to_the_numbers_of_an_uninterrupted_one(tin
         journal = killed / "lm-eval" / "t" / JOURNAL
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and proc.poll() is None:
-            if journal.exists() and journal.read_text().count("\n") >= 8:
+            if journal.exists() and journal.read_text().count("\n") >= 4:
                 os.kill(proc.pid, signal.SIGKILL)
                 break
             time.sleep(0.05)
@@ -169,7 +170,7 @@ def test_a_run_killed_mid_way_resumes_to_the_numbers_of_an_uninterrupted_one(tin
         whole = tmp_path / "whole"
         fresh = run_cli(*args(whole), env={**OFFLINE, "HF_DATASETS_CACHE": str(tmp_path / "datasets")})
         assert fresh.returncode == 0, fresh.stderr[-3000:]
-    assert answered >= 8 and not journal.exists()
+    assert answered >= 3 and not journal.exists()
     a, b = Store(killed), Store(whole)
     for task in ("arc_easy", "wikitext"):
         [ra] = [r for r in a.runs(model="t") if r["benchmark"] == task]
