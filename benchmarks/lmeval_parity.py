@@ -10,7 +10,7 @@ local fixtures in tests/fixtures/lmeval, in each task's upstream record layout) 
   server started `--exact` on that file (teacher forcing), each compared with HFLM's numbers.
 
 Per backend and task it prints: the largest |Δ| of any request's log-likelihood against HFLM (every choice
-of every document, every rolling document), whether every metric agrees (proportions such as acc exactly,
+of every document, every rolling document) and the largest |Δ| relative to HFLM's value, whether every metric agrees (proportions such as acc exactly,
 continuous ones such as perplexity, functions of log-likelihoods that differ in the last float32 bits, within a
 relative 1e-5), and the speed ratio (HFLM's wall time over
 ours: model load, lm-eval's task building and scoring, our store import; each pipeline warmed up once,
@@ -72,6 +72,7 @@ def compare(ours: dict[str, Any], theirs: dict[str, Any], tasks: list[str]) -> d
         keys = [k for k in ref if k[0] == task]
         missing = [k for k in keys if k not in mine]
         deltas = [abs(mine[k] - ref[k]) for k in keys if k in mine]
+        relative = [abs(mine[k] - ref[k]) / max(abs(ref[k]), 1e-30) for k in keys if k in mine]
         a, b = metrics_of(ours["results"], task), metrics_of(theirs["results"], task)
         unequal = {}
         for name in sorted(set(a) | set(b)):
@@ -81,6 +82,7 @@ def compare(ours: dict[str, Any], theirs: dict[str, Any], tasks: list[str]) -> d
             if not same:
                 unequal[name] = [x, y]
         out[task] = {"requests": len(keys), "missing": len(missing), "max_abs_delta": max(deltas, default=None),
+                     "max_rel_delta": max(relative, default=None),
                      "metrics_equal": not unequal and not missing, "metrics": a,
                      **({"unequal_metrics": unequal} if unequal else {})}
     return out
