@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "evaluators.models_cli",
     "evaluators.benchmarks_cli",
     "evaluators.loglik.cli",
+    "evaluators.lmeval.cli",
     "evaluators.agent.cli",
     "evaluators.chat.cli",
     "evaluators.modes.cli",

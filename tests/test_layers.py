@@ -13,7 +13,7 @@ from pathlib import Path
 from tests.conftest import REPO
 
 PACKAGE = REPO / "evaluators"
-EVALUATORS = ("loglik", "chat", "agent", "modes")
+EVALUATORS = ("loglik", "lmeval", "chat", "agent", "modes")
 ROOT_NAMES = {"__version__"}  # what a layer may take from `evaluators` itself
 
 

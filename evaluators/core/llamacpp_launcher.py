@@ -16,6 +16,8 @@ import signal
 import sys
 from typing import Any
 
+ATTENTION_KEY = "bananabench_attention"  # under /props `ui_settings`: see `attention_settings`
+
 
 def apply_setting(params: Any, name: str, text: str) -> None:
     """Set a (dotted) `CommonParams` field from text, converted to the field's current type."""
@@ -69,7 +71,17 @@ def build_params(config: dict[str, Any]) -> Any:
         if not sep:
             raise ValueError(f"{item!r}: expected NAME=VALUE")
         apply_setting(params, name.strip(), text.strip())
+    params.ui_config_json = json.dumps({ATTENTION_KEY: attention_settings(params, xlc)})
     return params
+
+
+def attention_settings(params: Any, xlc: Any) -> dict[str, str]:
+    """The settings that decide whether log-probs are exact, as this server was really given them (--setting
+    included). llama.cpp's /props does not report them; the server shows them under `ui_settings`, which
+    `evaluators.core.backends.exactness` reads."""
+    return {"flash_attn": xlc.llama_flash_attn_type(int(params.flash_attn_type)).name.rsplit("_", 1)[-1].lower(),
+            "cache_type_k": xlc.ggml_type(int(params.cache_type_k)).name.removeprefix("GGML_TYPE_").lower(),
+            "cache_type_v": xlc.ggml_type(int(params.cache_type_v)).name.removeprefix("GGML_TYPE_").lower()}
 
 
 def main(argv: list[str]) -> int:

@@ -11,6 +11,8 @@ and says what kind each task is: `generate_until` runs belong to `chat import-lm
 from __future__ import annotations
 
 import json
+import logging
+import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -18,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.core.errors import BadInput, located
+
+log = logging.getLogger("bananabench")
 
 GENERATIVE = "generate_until"
 MULTIPLE_CHOICE = "multiple_choice"
@@ -80,15 +84,17 @@ def read_samples(path: Path) -> list[tuple[int, dict[str, Any]]]:
     return out
 
 
-def read_folder(directory: str | Path) -> Folder:
-    """The tasks of an lm-eval output folder (searched recursively), each with its kind."""
+def read_folder(directory: str | Path, *, stamp: str | None = None) -> Folder:
+    """The tasks of an lm-eval output folder (searched recursively), each with its kind; with `stamp` (lm-eval's
+    date id of one run) only that run's files."""
     root = Path(directory)
     if not root.is_dir():
         raise BadInput(f"{root}: not a directory")
-    files = sorted(root.rglob("samples_*.jsonl"))
+    suffix = f"_{stamp}" if stamp else ""
+    files = sorted(p for p in root.rglob("samples_*.jsonl") if p.stem.endswith(suffix))
     if not files:
-        raise BadInput(f"{root}: no samples_*.jsonl files (run lm-eval with --log_samples)")
-    results = _latest_results(root)
+        raise BadInput(f"{root}: no samples_*{suffix}.jsonl files (run lm-eval with --log_samples)")
+    results = _latest_results(root, f"results{suffix or '_*'}.json")
     configs = results.get("configs") if isinstance(results.get("configs"), dict) else {}
     metrics = results.get("results") if isinstance(results.get("results"), dict) else {}
     by_task: dict[str, list[Path]] = defaultdict(list)
@@ -102,8 +108,8 @@ def read_folder(directory: str | Path) -> Folder:
     return Folder(root, _info(root, results), tasks)
 
 
-def _latest_results(root: Path) -> dict[str, Any]:
-    files = sorted(root.rglob("results_*.json"))
+def _latest_results(root: Path, pattern: str) -> dict[str, Any]:
+    files = sorted(root.rglob(pattern))
     if not files:
         return {}
     try:
@@ -144,3 +150,58 @@ def _kind_from_samples(path: Path) -> str | None:
     if isinstance(resps, list) and resps and isinstance(resps[0], list) and resps[0] and isinstance(resps[0][0], str):
         return GENERATIVE
     return None
+
+
+# -- one document of a multiple-choice task --------------------------------------------------------------
+
+def choices(sample: dict[str, Any], path: Path, line: int) -> tuple[list[str], list[float], list[bool | None]]:
+    """The continuation texts (from `arguments`) and lm-eval's (log-likelihood, is-greedy) per choice."""
+    args = sample.get("arguments")
+    resps = sample.get("filtered_resps") or [r[0] for r in sample.get("resps") or [] if isinstance(r, list) and r]
+    if not isinstance(args, dict) or not isinstance(resps, list) or len(args) != len(resps) or len(resps) < 2:
+        raise BadInput(located(path, line, "arguments/resps", "expected one (context, continuation) and one "
+                               "[log-likelihood, is_greedy] per choice"))
+    continuations, lls, greedy = [], [], []
+    for key, resp in zip(sorted(args, key=lambda k: int(k.rsplit("_", 1)[-1])), resps, strict=True):
+        arg = args[key]
+        try:
+            ll = float(resp[0])
+        except (TypeError, ValueError, IndexError):
+            ll = math.nan
+        if not isinstance(arg, dict) or not isinstance(arg.get("arg_1"), str) or not math.isfinite(ll) or ll > 0:
+            raise BadInput(located(path, line, key, f"expected a continuation and a finite log-likelihood <= 0, "
+                                                    f"got {arg!r} / {resp!r}"))
+        continuations.append(arg["arg_1"])
+        lls.append(ll)
+        greedy.append(str(resp[1]).lower() == "true" if len(resp) > 1 else None)
+    return continuations, lls, greedy
+
+
+def label(sample: dict[str, Any], texts: list[str], continuations: list[str], path: Path, line: int) -> int:
+    """lm-eval's target for a multiple-choice doc: the choice index (an int or its digits) or the choice text."""
+    target = sample.get("target")
+    if isinstance(target, int) and not isinstance(target, bool) or isinstance(target, str) and target.isdigit():
+        index = int(target)
+        if 0 <= index < len(texts):
+            return index
+    elif isinstance(target, str):
+        for options in (texts, continuations):
+            if target in options:
+                return options.index(target)
+    raise BadInput(located(path, line, "target", f"{target!r} names none of the {len(texts)} choices"))
+
+
+def item_id(sample: dict[str, Any]) -> str:
+    doc = sample.get("doc") if isinstance(sample.get("doc"), dict) else {}
+    own = doc.get("id")
+    return str(own) if isinstance(own, str | int) and not isinstance(own, bool) else str(sample["doc_id"])
+
+
+def verdict(sample: dict[str, Any], metric: str, recomputed: bool) -> bool:
+    """lm-eval's own per-document verdict when it logged one (it is what lm-eval printed), else ours."""
+    value = sample.get(metric)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if bool(value) != recomputed:
+            log.debug("doc %s: lm-eval's %s is %s, recomputed %s", sample.get("doc_id"), metric, value, recomputed)
+        return bool(value)
+    return recomputed

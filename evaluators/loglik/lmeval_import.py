@@ -12,14 +12,12 @@ same folder twice changes nothing.
 from __future__ import annotations
 
 import logging
-import math
 import os
-from pathlib import Path
 from typing import Any
 
 from evaluators.core import lmeval
 from evaluators.core.contract import Metric
-from evaluators.core.errors import BadInput, located
+from evaluators.core.errors import BadInput
 from evaluators.core.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
 from evaluators.core.store import Store
 from evaluators.loglik import metrics
@@ -58,17 +56,17 @@ def _rows(task: lmeval.Task) -> list[dict[str, Any]]:
     delimiter = task.config.get("target_delimiter", " ")
     rows, seen = [], set()
     for line, sample in lmeval.read_samples(path):
-        continuations, lls, greedy = _choices(sample, path, line)
+        continuations, lls, greedy = lmeval.choices(sample, path, line)
         texts = [c[len(delimiter):] if delimiter and c.startswith(delimiter) else c for c in continuations]
-        label = _label(sample, texts, continuations, path, line)
-        item_id = _item_id(sample)
+        label = lmeval.label(sample, texts, continuations, path, line)
+        item_id = lmeval.item_id(sample)
         if item_id in seen:
             continue  # lm-eval repeats a document only with `repeats`; its log-likelihoods are the same
         seen.add(item_id)
         pick = metrics.first_argmax(lls)
         chars = metrics.predict_chars(lls, [len(t) for t in texts])
-        correct = _lm_eval_verdict(sample, "acc", pick == label)
-        correct_chars = _lm_eval_verdict(sample, "acc_norm", chars == label)
+        correct = lmeval.verdict(sample, "acc", pick == label)
+        correct_chars = lmeval.verdict(sample, "acc_norm", chars == label)
         rows.append({
             "item_id": item_id, "attempt": 1, "status": "ok", "correct": correct, "score": float(correct),
             "prediction": str(pick), "reference": str(label), "extra": {
@@ -82,59 +80,6 @@ def _rows(task: lmeval.Task) -> list[dict[str, Any]]:
     if not rows:
         raise BadInput(f"{path}: no documents")
     return rows
-
-
-def _choices(sample: dict[str, Any], path: Path, line: int) -> tuple[list[str], list[float], list[bool | None]]:
-    """The continuation texts (from `arguments`) and lm-eval's (log-likelihood, is-greedy) per choice."""
-    args = sample.get("arguments")
-    resps = sample.get("filtered_resps") or [r[0] for r in sample.get("resps") or [] if isinstance(r, list) and r]
-    if not isinstance(args, dict) or not isinstance(resps, list) or len(args) != len(resps) or len(resps) < 2:
-        raise BadInput(located(path, line, "arguments/resps", "expected one (context, continuation) and one "
-                               "[log-likelihood, is_greedy] per choice"))
-    continuations, lls, greedy = [], [], []
-    for key, resp in zip(sorted(args, key=lambda k: int(k.rsplit("_", 1)[-1])), resps, strict=True):
-        arg = args[key]
-        try:
-            ll = float(resp[0])
-        except (TypeError, ValueError, IndexError):
-            ll = math.nan
-        if not isinstance(arg, dict) or not isinstance(arg.get("arg_1"), str) or not math.isfinite(ll) or ll > 0:
-            raise BadInput(located(path, line, key, f"expected a continuation and a finite log-likelihood <= 0, "
-                                                    f"got {arg!r} / {resp!r}"))
-        continuations.append(arg["arg_1"])
-        lls.append(ll)
-        greedy.append(str(resp[1]).lower() == "true" if len(resp) > 1 else None)
-    return continuations, lls, greedy
-
-
-def _label(sample: dict[str, Any], texts: list[str], continuations: list[str], path: Path, line: int) -> int:
-    """lm-eval's target for a multiple-choice doc: the choice index (an int or its digits) or the choice text."""
-    target = sample.get("target")
-    if isinstance(target, int) and not isinstance(target, bool) or isinstance(target, str) and target.isdigit():
-        index = int(target)
-        if 0 <= index < len(texts):
-            return index
-    elif isinstance(target, str):
-        for options in (texts, continuations):
-            if target in options:
-                return options.index(target)
-    raise BadInput(located(path, line, "target", f"{target!r} names none of the {len(texts)} choices"))
-
-
-def _item_id(sample: dict[str, Any]) -> str:
-    doc = sample.get("doc") if isinstance(sample.get("doc"), dict) else {}
-    own = doc.get("id")
-    return str(own) if isinstance(own, str | int) and not isinstance(own, bool) else str(sample["doc_id"])
-
-
-def _lm_eval_verdict(sample: dict[str, Any], metric: str, recomputed: bool) -> bool:
-    """lm-eval's own per-document verdict when it logged one (it is what lm-eval printed), else ours."""
-    value = sample.get(metric)
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        if bool(value) != recomputed:
-            log.debug("doc %s: lm-eval's %s is %s, recomputed %s", sample.get("doc_id"), metric, value, recomputed)
-        return bool(value)
-    return recomputed
 
 
 def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[dict[str, Any]],

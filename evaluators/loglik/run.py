@@ -71,6 +71,7 @@ def run_one(opts: LoglikOptions, store: Store, bench: Benchmark, data: DataFile,
         reasons.append(f"--limit {opts.limit}")
     if opts.add_bos:
         reasons.append("--add-bos (the benchmark's scoring adds no BOS)")
+    reasons += backend.official_reasons
     rejected = [p for p in prepared if p.reject]
     if rejected and spec.official.all_scored:
         reasons.append(f"{len(rejected)} examples cannot be scored (first: {rejected[0].id}: {rejected[0].reject})")

@@ -130,6 +130,17 @@ class Backend(abc.ABC):
         return None
 
     @property
+    def adds_bos(self) -> bool:
+        """Whether the model's own tokenizer prepends BOS when asked for special tokens (what lm-eval's HFLM
+        does by default, so a run that follows it tokenizes as HFLM does)."""
+        return False
+
+    @property
+    def official_reasons(self) -> list[str]:
+        """Why this backend's numbers cannot count as official (e.g. a server not known to be exact)."""
+        return []
+
+    @property
     def max_length(self) -> int | None:
         """The model's context window in tokens, when known."""
         return None

@@ -114,6 +114,11 @@ class GGUFBackend(Backend):
         return self.model.bos
 
     @property
+    def adds_bos(self) -> bool:
+        """The GGUF's `tokenizer.ggml.add_bos_token` (llama.cpp's own default when it is absent: no)."""
+        return self.model.bos is not None and (self.model.meta("tokenizer.ggml.add_bos_token") or "") == "true"
+
+    @property
     def max_length(self) -> int:
         return self.model.n_ctx
 

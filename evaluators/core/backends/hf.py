@@ -100,6 +100,13 @@ class HFBackend(Backend):
         return self.tokenizer.bos_token_id
 
     @property
+    def adds_bos(self) -> bool:
+        """Whether `tokenizer(text)` (special tokens on, as HFLM calls it) starts with BOS where the bare text does not."""
+        bos = self.tokenizer.bos_token_id
+        with_special, bare = list(self.tokenizer("a")["input_ids"]), self.tokenize("a")
+        return bos is not None and with_special[:1] == [bos] and bare[:1] != [bos]
+
+    @property
     def max_length(self) -> int | None:
         for key in _MAX_LENGTH_KEYS:
             value = getattr(self.config, key, None)

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
+from evaluators.core.backends import exactness
 from evaluators.core.backends.base import Backend, LoglikRequest, LoglikResult, distinct_requests
 from evaluators.core.backends.discovery import ServerInfo, ServerUnavailable, discover, model_entries
 from evaluators.core.backends.replicas import Replica, ReplicaSet
@@ -114,9 +115,12 @@ class ServerLoglikBackend(Backend):
                                       n_vocab=self.n_vocab or 0, n_slots=per_replica, stats=self.stats,
                                       servers=self.replicas.replicas, usable=self.replicas.is_up) \
             if per_replica else None
+        self.exactness = exactness.record(info)
         identity = info.identity()
         self.identity = dataclasses.replace(identity, extra={**identity.extra, "loglik_method": self.method,
-                                                             "n_vocab": self.n_vocab})
+                                                             "n_vocab": self.n_vocab, "exactness": self.exactness})
+        for reason in self.exactness["reasons"]:
+            log.warning("%s: runs on it are non-official; %s", reason, exactness.HINT)
 
     @classmethod
     def connect(cls, base_url: str, *, model_id: str | None = None, name: str | None = None,
@@ -212,6 +216,16 @@ class ServerLoglikBackend(Backend):
         res = self._post("/tokenize", {"content": bos, "add_special": False, "parse_special": True})
         tokens = res.body.get("tokens") if res.ok else None
         return tokens[0] if isinstance(tokens, list) and len(tokens) == 1 else None
+
+    @property
+    def official_reasons(self) -> list[str]:
+        return list(self.exactness["reasons"])
+
+    @property
+    def adds_bos(self) -> bool:
+        """llama.cpp's server: whether `/tokenize` with special tokens puts the model's BOS first."""
+        bos = self.bos_token_id
+        return bos is not None and self.tokenize_prompt("a")[:1] == [bos] and self.tokenize("a")[:1] != [bos]
 
     @property
     def max_length(self) -> int | None:
