@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import re
 import shutil
@@ -38,7 +39,7 @@ from evaluators.core.contract import HELD, AttemptKey
 
 log = logging.getLogger("bananabench")
 
-MAX_LISTED_PATHS = 500    # changed paths in the attempt record; changed-paths.txt has all of them
+MAX_LISTED_PATHS = 200    # changed paths in the attempt record (run.MAX_LIST); changed-paths.txt has them all
 SETTLE_S = 0.5           # quiet time after agent_end before asking Pi whether it is idle
 EXIT_GRACE_S = 5.0
 _OVERFLOW = re.compile(r"context size|context length|context window|too many tokens|prompt is too long", re.I)
@@ -232,8 +233,11 @@ def _verify(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path):
 
 
 def _keep(sandbox: Sandbox, space: Space, target: Path, extra: dict[str, Any], workspace_mb: int) -> None:
-    """The final workspace outlives its mount: copied out in a container, or moved when it is a plain folder."""
+    """The final workspace outlives its mount: copied out in a container, or moved when it is a plain folder;
+    either way without its links (nothing that reads a kept workspace later, the publisher included, may be led
+    out of it)."""
     if isinstance(space, LocalSpace) and space.keep_plain(target):
+        _drop_links(target, extra)
         return
     with space.output(target, cap_bytes=(workspace_mb or 2048) << 20) as out:
         copied = sandbox.keep(space.workspace, out)
@@ -242,6 +246,20 @@ def _keep(sandbox: Sandbox, space: Space, target: Path, extra: dict[str, Any], w
         extra["workspace_left_out"] = left_out[:50]
     if copied.rc != 0:
         extra.setdefault("artifact_errors", []).append(f"workspace: copy failed (exit {copied.rc})")
+    if isinstance(target, Path):
+        _drop_links(target, extra)
+
+
+def _drop_links(folder: Path, extra: dict[str, Any]) -> None:
+    dropped = []
+    for current, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = os.path.join(current, name)
+            if os.path.islink(path):
+                os.unlink(path)
+                dropped.append(os.path.relpath(path, folder))
+    if dropped:
+        extra["workspace_links_dropped"] = dropped[:50]
 
 
 def _screenshots(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path) -> tuple[dict, dict]:
