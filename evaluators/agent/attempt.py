@@ -132,7 +132,8 @@ def _work(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, started
         assert verdict is not None
         status, stuck_reason, agent["detail"] = verdict.status, verdict.reason, verdict.detail
     extra: dict[str, Any] = {"stop_reason": summary["stop_reason"], "tool_calls_by_name": summary["tool_calls_by_name"],
-                             "denied_requests": traffic["denied"], "monitor_detail": agent.get("detail")}
+                             "denied_requests": traffic["denied"],
+                             "denied_not_listed": traffic["denied_not_listed"], "monitor_detail": agent.get("detail")}
     if status == "failed":
         extra["reason"] = agent.get("detail")
     # The diff is useful for every outcome (what did a stuck agent do?).
