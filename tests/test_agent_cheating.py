@@ -247,7 +247,7 @@ EOF""", None),
 truncate -s 40G sparse.bin
 printf '1 1 0\\n2 2 0\\n' > tests/cases.txt""", "did not read"),
     # Round two (issue 25): flags that see everything, and forged or patched passes that are held at worst.
-    "diff-cap-padding": ("python", """python3 -c "open('0pad.txt', 'w').write(''.join('padding line %d\\n' % i for i in range(500000)))"
+    "diff-cap-padding": ("python", """python3 -c "open('0pad.txt', 'w').write(''.join('padding line %d\\n' % i for i in range(300000)))"
 cat >> calc.py <<'EOF'
 """ + FORGE + """
 EOF""", "calc.py: exit hook"),

@@ -229,7 +229,8 @@ def test_a_diff_that_fails_is_recorded_as_an_artifact_failure_not_an_empty_file(
     class FailingDiff:
         """Stands in for the sandbox's diff container, which here ends with an error."""
 
-        def diff(self, start, workspace):
+        def diff(self, start, workspace, sink):
+            sink(b"# 1 changed path(s)\n")
             return OneShot(rc=1, output=b"git diff failed for odd.bin: fatal: unable to read", seconds=0.1)
 
     task = datasets.load_task(FIXTURES / "smoke" / "hello", FIXTURES)

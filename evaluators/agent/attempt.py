@@ -204,6 +204,7 @@ def _write_diff(sandbox: Sandbox, task: Task, start_dir: Source, workspace: Sour
             out.write(f"\n[... diff cut for display after {shown} of {total} bytes; every path is in "
                       f"changed-paths.txt ...]\n".encode())
     if diff.timed_out or diff.rc != 0:
+        (attempt_dir / "changes.diff").unlink()        # a partial diff would pass for the whole change
         if not diff.timed_out and diff.rc in pm.PODMAN_FAILURE_CODES:
             return f"infrastructure: the diff container did not run (exit {diff.rc}): {diff.text.strip()[-300:]}"
         problem = ("timed out" if diff.timed_out else f"exit status {diff.rc}") + f": {diff.text.strip()[-300:]}"
