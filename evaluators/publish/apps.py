@@ -34,7 +34,7 @@ FILE_CAP_BYTES = 4_000_000       # one inlined file
 ENTRY_CANDIDATES = ("index.html", "dist/index.html", "build/index.html", "public/index.html")
 APP_CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
            "font-src data:; media-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'; frame-src 'none'; "
-           "child-src 'none'; worker-src 'none'; object-src 'none'; manifest-src 'none'; prefetch-src 'none'")
+           "child-src 'none'; worker-src 'none'; object-src 'none'; manifest-src 'none'")
 _CSP_META = f'<meta http-equiv="Content-Security-Policy" content="{APP_CSP}">'
 # No WebRTC constructor is left for app code, and no frame either (a frame's window would bring fresh ones):
 # frames are removed synchronously after every DOM insertion an app script makes and, for the parser's own,
@@ -96,6 +96,7 @@ _SCRIPT = re.compile(r"<script\b([^>]*)\bsrc\s*=\s*([\"']?)([^\"'\s>]+)\2([^>]*)
 _STYLESHEET = re.compile(r"<link\b[^>]*>", re.I)
 _HREF = re.compile(r"\bhref\s*=\s*([\"']?)([^\"'\s>]+)\1", re.I)
 _SRC = re.compile(r"(<(?:img|source|audio|video)\b[^>]*\bsrc\s*=\s*)([\"']?)([^\"'\s>]+)\2", re.I)
+_REFRESH = re.compile(r"<meta\b[^>]*\bhttp-equiv\s*=\s*[\"']?refresh\b[^>]*>", re.I)
 _CSS_URL = re.compile(r"url\(\s*([\"']?)([^\"')\s]+)\1\s*\)", re.I)
 
 _MAGIC = ((b"\x89PNG\r\n\x1a\n", ".png"), (b"\xff\xd8\xff", ".jpg"))
@@ -215,6 +216,7 @@ def inline_app(entry: tuple[Path, str]) -> str | None:
     html = _SRC.sub(media, html)
     html = _SCRIPT.sub(script, html)
     html = _STYLESHEET.sub(link, html)
+    html = _REFRESH.sub("", html)        # a refresh would navigate the frame out of the page
     match = _DOCTYPE.match(html)
     cut = match.end() if match else 0
     html = html[:cut] + _CSP_META + NO_WEBRTC + html[cut:]
