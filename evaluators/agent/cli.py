@@ -10,7 +10,7 @@ import os
 import sys
 
 from evaluators.core import cliargs
-from evaluators.core.contract import Metric, RunStatus
+from evaluators.core.contract import HELD, Metric, RunStatus
 from evaluators.core.errors import BadInput
 
 EPILOG = ("Tasks live in the project's tasks/agent/<category>/<name>/, whatever the working directory (override "
@@ -196,10 +196,18 @@ def cmd_run(args) -> int:
 
 def cmd_reference(args) -> int:
     from evaluators.agent import replay
+    from evaluators.core.store import Store
 
-    _print_summary(replay.run_reference(
+    summary = replay.run_reference(
         args.results, tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.categories,
-        tags=args.tags, rerun=args.rerun, name=args.name or replay.NAME))
+        tags=args.tags, rerun=args.rerun, name=args.name or replay.NAME)
+    _print_summary(summary)
+    # A reference solution is honest work: each held one is a false positive of the tamper checks.
+    attempts = Store(args.results).attempts(summary["run_id"])
+    held = [a for a in attempts if a["status"] == HELD]
+    print(f"  held           {len(held)} of {len(attempts)} (should be 0: each one is a tamper check to tune)")
+    for a in held:
+        print(f"    {a['item_id']}: {'; '.join((a.get('extra') or {}).get('tamper_flags') or [])[:300]}")
     return 0
 
 
