@@ -33,7 +33,7 @@ def review(store: Store, run_id: str, task: str, attempt: int, decision: str, no
         raise BadInput(f"run {run_id} has no attempt {attempt} of {task} (attempts: {have})")
     row = found[0]
     extra = dict(row.get("extra") or {})
-    held = extra.get(AttemptKey.HELD)
+    held = extra.get(AttemptKey.HELD) or {}
     if row["status"] != HELD and not (held and extra.get(AttemptKey.REVIEW)):
         raise BadInput(f"{task} attempt {attempt} of run {run_id} is {row['status']!r}, not held; "
                        "only held attempts are reviewed")
