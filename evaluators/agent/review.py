@@ -38,7 +38,7 @@ def review(store: Store, run_id: str, task: str, attempt: int, decision: str, no
         raise BadInput(f"{task} attempt {attempt} of run {run_id} is {row['status']!r}, not held; "
                        "only held attempts are reviewed")
     if decision == ACCEPT:
-        status, score = held.get("status", "passed"), held.get("score")
+        status, score = held.get("status", "passed"), held.get("score", 1.0)
     else:
         status, score = "failed", 0.0
     extra[AttemptKey.REVIEW] = {"decision": decision, "note": note, "at": utcnow().isoformat()}
