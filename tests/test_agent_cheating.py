@@ -370,7 +370,7 @@ def test_every_attack_ends_failed_with_score_zero_and_a_reason(tmp_path: Path):
     with hostile_model() as mock:
         proc = run_cli("agent", "run", "--name", "cheater", "--base-url", mock.base_url, "--results", str(results),
                        "--tasks-dir", str(tasks), "--parallel", "4", "--workspace-mb", "256", "--timeout-s", "180",
-                       "--idle-s", "120", timeout=600)
+                       "--idle-s", "120", timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
     store = Store(results)
     run = store.runs(benchmark="banana-benchmark")[0]
