@@ -2,9 +2,9 @@
 
 Headline: `overall/score` = mean over tasks of the mean attempt score (passed = 1, `SCORE: x`
 partial credit, failed/held/stuck/timeout = 0: a held attempt counts only once a person accepts it);
-infrastructure errors are excluded, manual tasks are
-reported apart as `overall/manual_grade` (mean 0–5 human grade). Recomputed at the end of a run,
-after `agent grade` and after `agent backfill`, so scores never drift from the rows behind them.
+infrastructure errors are excluded, manual tasks are reported apart as `overall/manual_grade` (mean
+0–5 human grade). Recomputed at the end of a run, after `agent grade`, `agent review` and `agent
+backfill`, so scores never drift from the rows behind them.
 """
 
 from __future__ import annotations
