@@ -163,7 +163,8 @@ def _work(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, started
         if extra.get(AttemptKey.TAMPER_FLAGS) and (correct or (score or 0.0) > 0):
             extra[AttemptKey.HELD] = {"status": status, "score": score}
             extra["reason"] = (f"held for review: the tests passed{'' if correct else ' in part'}, but the change "
-                               f"trips {extra['n_tamper_flags']} tamper check(s); `bananabench agent review` decides")
+                               f"trips {extra['n_tamper_flags']} tamper check(s); `bananabench agent review` decides"
+                               + (f" ({extra['reason']})" if extra.get("reason") else ""))
             status, score, correct = HELD, 0.0, False
     elif status == "error":
         score, correct = None, None
