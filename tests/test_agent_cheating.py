@@ -245,7 +245,7 @@ EOF""", None),
     "workspace-fill": ("python", "dd if=/dev/zero of=fill.bin bs=1M count=400 2>&1 | tail -1; ls -la fill.bin", None),
     "erase-the-diff": ("python", """mkfifo pipe.fifo
 truncate -s 40G sparse.bin
-printf '1 1 0\\n2 2 0\\n' > tests/cases.txt""", "did not read"),
+printf '1 1 0\\n2 2 0\\n' > tests/cases.txt""", "could not show everything"),
     # Round two (issue 25): flags that see everything, and forged or patched passes that are held at worst.
     "diff-cap-padding": ("python", """python3 -c "open('0pad.txt', 'w').write(''.join('padding line %d\\n' % i for i in range(300000)))"
 cat >> calc.py <<'EOF'
