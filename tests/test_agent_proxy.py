@@ -200,3 +200,51 @@ def test_closing_the_proxy_cuts_a_request_still_open_upstream(tmp_path: Path):
             time.sleep(0.02)
         assert mock.in_flight == 0       # long before the 120 s stall would have ended
         sock.close()
+
+
+@pytest.mark.parametrize("extra, why", [
+    ("".join(f"X-Pad-{i}: {'y' * 60}\r\n" for i in range(80)), "header lines"),      # many small headers
+    (f"X-Big: {'y' * (40 << 10)}\r\n", "bytes"),                                     # one huge header
+    ("X-Endless: " + "y" * (200 << 10), "bytes"),                                    # a line that never ends
+])
+def test_request_heads_are_bounded_before_they_are_parsed(tmp_path: Path, extra: str, why: str):
+    with MockOpenAI(models=[ModelSpec(id="m")]) as mock, ModelProxy(tmp_path / "s", mock.base_url, "m") as proxy:
+        sock = _raw(proxy)
+        try:
+            sock.sendall(_head("0", "/v1/models", extra).replace(b"POST", b"GET"))
+        except OSError:
+            pass                                   # closed after the 431: the rest was never read
+        data = b""
+        try:
+            while chunk := sock.recv(4096):
+                data += chunk
+        except OSError:
+            pass
+        sock.close()
+        assert data.startswith(b"HTTP/1.1 431 ") and why.encode() in data, data[:200]
+        assert proxy.traffic.n_requests == 0 and mock.requests == []
+        conn = UnixHTTPConnection(proxy.socket_path)             # an ordinary request still goes through
+        conn.request("GET", "/v1/models", headers={f"X-Ok-{i}": "1" for i in range(20)})
+        assert conn.getresponse().status == 200
+        conn.close()
+
+
+def test_refused_and_forwarded_requests_are_kept_up_to_a_bound_and_counted(tmp_path: Path, monkeypatch):
+    from evaluators.agent import proxy as proxy_mod
+
+    monkeypatch.setattr(proxy_mod, "MAX_RECORDS", 3)
+    with MockOpenAI(models=[ModelSpec(id="m")]) as mock, ModelProxy(tmp_path / "s", mock.base_url, "m") as proxy:
+        for i in range(proxy_mod.MAX_LOGGED + 50):
+            conn = UnixHTTPConnection(proxy.socket_path)
+            conn.request("GET", f"/refused/{i}")
+            assert conn.getresponse().status == 403
+            conn.close()
+        for _ in range(5):
+            conn = UnixHTTPConnection(proxy.socket_path)
+            conn.request("GET", "/v1/models")
+            assert conn.getresponse().status == 200
+            conn.close()
+        summary = proxy.traffic.summary()
+    assert len(summary["denied"]) == proxy_mod.MAX_LOGGED and summary["denied_not_listed"] == 50
+    assert summary["llm_requests"] == 5 and summary["llm_requests_unmeasured"] == 2
+    assert len(proxy.traffic.requests) == 3

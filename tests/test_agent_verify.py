@@ -125,16 +125,67 @@ def test_write_tests_rewrites_only_the_verify_tests_array():
     assert added["verify"] == {"runner": "go", "tests": ["pkg::TestX"]}
 
 
-def test_flags_name_what_touches_the_test_machinery():
-    diff = ("# 3 changed path(s)\n# not shown: pipe: fifo (special file, not read)\n"
-            "diff --git a/start/tests/conftest.py b/workspace/tests/conftest.py\n+import pytest\n"
-            "diff --git a/workspace/json.py b/workspace/json.py\n+print('hi')\n"
-            "diff --git a/start/calc.py b/workspace/calc.py\n+    return a + b\n")
-    flags = tamper.flags(diff, ["**/conftest.py"], "unittest")
-    assert "tests/conftest.py: test machinery (reverted to the start state for grading)" in flags
-    assert "json.py: has the name of the standard module 'json'" in flags
-    assert "the diff lists files it did not read (special or oversized files)" in flags
-    assert not any(f.startswith("calc.py") for f in flags)
+def _diff(tmp_path: Path, before: dict[str, bytes], after: dict[str, bytes]) -> bytes:
+    """The real diff script on two trees (as the diff container runs it)."""
+    import subprocess
+    import sys
+
+    for root, files in (("start", before), ("workspace", after)):
+        (tmp_path / root).mkdir()
+        for rel, data in files.items():
+            (tmp_path / root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / root / rel).write_bytes(data)
+    script = Path(tamper.__file__).parent / "support" / "grader" / "diff.py"
+    return subprocess.run([sys.executable, "-I", str(script), str(tmp_path / "start"), str(tmp_path / "workspace")],
+                          capture_output=True, check=True).stdout
+
+
+def test_flags_name_what_touches_the_test_machinery(tmp_path: Path):
+    diff = _diff(tmp_path, {"calc.py": b"x = 1\n", "tests/data/case 1.txt": b"1 2 3\n"},
+                 {"calc.py": b"x = 2\n", "tests/conftest.py": b"import pytest\n", "json.py": b"print('hi')\n",
+                  "tests/test_mine.py": b"import pytest\nimport os\nos._exit(0)\n"})
+    found = tamper.scan(diff, ["**/conftest.py", "**/test_*.py"], "unittest")
+    assert "tests/conftest.py: test machinery, added (reverted to the start state for grading)" in found.notes
+    assert "tests/test_mine.py: test machinery, added (reverted to the start state for grading)" in found.notes
+    assert "json.py: has the name of the standard module 'json'" in found.flags
+    assert "tests/data/case 1.txt: deletes a test file or test data the grader does not restore" in found.flags
+    assert not any(f.startswith(("calc.py", "tests/conftest.py", "tests/test_mine.py")) for f in found.flags)
+    assert {(p.path, p.change) for p in found.paths} == {("calc.py", "modified"), ("tests/data/case 1.txt", "deleted"),
+                                                        ("tests/conftest.py", "added"), ("json.py", "added"),
+                                                        ("tests/test_mine.py", "added")}
+
+
+@pytest.mark.parametrize("name, content, flag", [
+    ("0 notes.txt", b"os._exit(0)\n", "exit hook"),                      # a space in the name
+    ('we"ird \u00e9\u4e2d.py'.encode().decode(), b"raise SystemExit(0)\n", "exits with success"),
+    ("src/a.c", b'#include "./../x"\n', "reads files at compile time"),
+    ("src/lib.rs", b'include!("../tests/x.rs");\n', "reads files at compile time"),
+    ("main.go", b'import o "os"\nfunc init() { o.Exit(0) }\n', "exit"),
+    ("calc.so", b"\x7fELF\x00\x01\x02" * 10, "binary change to code"),
+    ("test_hidden/__init__.py", b"x = 1\n", "a package named like a test module"),
+    ("bananabench_test.hpp", b"#pragma once\n", "has the name of a grader file"),
+])
+def test_flags_see_any_name_and_the_plain_constructs(tmp_path: Path, name: str, content: bytes, flag: str):
+    diff = _diff(tmp_path, {"calc.py": b"x = 1\n"}, {"calc.py": b"x = 1\n", name: content})
+    found = tamper.scan(diff, [], "pytest")
+    assert any(f.startswith(f"{name}: ") and flag in f for f in found.flags), found.flags
+    assert [p.path for p in found.paths] == [name]
+
+
+def test_flags_read_past_any_size_and_in_pieces(tmp_path: Path):
+    """A 5 MB padding file sorted first once hid a forgery behind the 4 MiB cap of the diff's text."""
+    pad = b"".join(b"padding line %d\n" % i for i in range(400_000))
+    diff = _diff(tmp_path, {"calc.py": b"x = 1\n"},
+                 {"calc.py": b"x = 1\n", "0pad.txt": pad, "zz.py": b"import os\nos._exit(0)\n",
+                  "long.js": b"var x = 1;" * 300_000 + b"process.exit(0)\n"})
+    assert len(diff) > (5 << 20)
+    scanner = tamper.Scanner([], "pytest")
+    for i in range(0, len(diff), 4093):                 # chunks that split lines anywhere
+        scanner.feed(diff[i:i + 4093])
+    flags = scanner.finish().flags
+    assert any(f.startswith("zz.py: exit hook") for f in flags), flags
+    assert any(f.startswith("long.js: exits with success") for f in flags), flags
+    assert not any(f.startswith("0pad.txt") for f in flags)
 
 
 def test_the_disk_check_and_the_root_requirement(tmp_path: Path, monkeypatch):
@@ -178,7 +229,8 @@ def test_a_diff_that_fails_is_recorded_as_an_artifact_failure_not_an_empty_file(
     class FailingDiff:
         """Stands in for the sandbox's diff container, which here ends with an error."""
 
-        def diff(self, start, workspace):
+        def diff(self, start, workspace, sink):
+            sink(b"# 1 changed path(s)\n")
             return OneShot(rc=1, output=b"git diff failed for odd.bin: fatal: unable to read", seconds=0.1)
 
     task = datasets.load_task(FIXTURES / "smoke" / "hello", FIXTURES)
@@ -229,3 +281,34 @@ def test_the_workspace_package_wins_over_a_system_release_but_not_over_the_stand
                    env={"PATH": "/usr/bin:/bin", "BANANABENCH_REPORT": str(report), "HOME": str(tmp_path)})
     outcomes = {line["id"]: line["outcome"] for line in map(json.loads, report.read_text().splitlines())}
     assert outcomes == {test_id: "passed"}
+
+
+@pytest.mark.slow
+def test_no_reference_solution_trips_a_tamper_flag(tmp_path: Path):
+    """Honest work is not held: every task's own solution, diffed by the real script, raises no flag."""
+    import shutil
+    import subprocess
+    import sys
+
+    from evaluators.agent import datasets
+
+    script = Path(tamper.__file__).parent / "support" / "grader" / "diff.py"
+    flagged = {}
+    for task in datasets.load_tasks(datasets.tasks_root(None)):
+        if task.manual:
+            continue
+        start, after = tmp_path / task.id / "start", tmp_path / task.id / "workspace"
+        shutil.copytree(task.dir / "workspace", start, symlinks=True)
+        shutil.copytree(task.dir / "workspace", after, symlinks=True)
+        patch = task.solution_dir / "solution.patch"
+        if patch.exists():
+            subprocess.run(["git", "apply", str(patch.resolve())], cwd=after, check=True, capture_output=True)
+        else:
+            shutil.copytree(task.solution_dir, after, symlinks=True, dirs_exist_ok=True)
+        out = subprocess.run([sys.executable, "-I", str(script), str(start), str(after)], capture_output=True,
+                             check=True).stdout
+        found = tamper.scan(out, task.verify.restore_globs(), task.verify.runner)
+        assert found.paths, task.id
+        if found.flags:
+            flagged[task.id] = found.flags
+    assert flagged == {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import re
 import shutil
@@ -26,7 +27,7 @@ from evaluators.agent import events as events_mod
 from evaluators.agent import pi as pi_mod
 from evaluators.agent import podman as pm
 from evaluators.agent import tamper, verification, volumes
-from evaluators.agent.containers import Sandbox, Source, valid_png
+from evaluators.agent.containers import MAX_DIFF, Sandbox, Source, valid_png
 from evaluators.agent.datasets import Task
 from evaluators.agent.hosts import STAGE_FACTOR, Host, LocalSpace
 from evaluators.agent.limits import Limits
@@ -34,9 +35,11 @@ from evaluators.agent.monitor import StuckMonitor
 from evaluators.agent.proxy import ModelProxy
 from evaluators.agent.remote import RemoteSpace
 from evaluators.core.backends.replicas import ReplicaSet
+from evaluators.core.contract import HELD, AttemptKey
 
 log = logging.getLogger("bananabench")
 
+MAX_LISTED_PATHS = 200    # changed paths in the attempt record (run.MAX_LIST); changed-paths.txt has them all
 SETTLE_S = 0.5           # quiet time after agent_end before asking Pi whether it is idle
 EXIT_GRACE_S = 5.0
 _OVERFLOW = re.compile(r"context size|context length|context window|too many tokens|prompt is too long", re.I)
@@ -129,7 +132,8 @@ def _work(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, started
         assert verdict is not None
         status, stuck_reason, agent["detail"] = verdict.status, verdict.reason, verdict.detail
     extra: dict[str, Any] = {"stop_reason": summary["stop_reason"], "tool_calls_by_name": summary["tool_calls_by_name"],
-                             "denied_requests": traffic["denied"], "monitor_detail": agent.get("detail")}
+                             "denied_requests": traffic["denied"],
+                             "denied_not_listed": traffic["denied_not_listed"], "monitor_detail": agent.get("detail")}
     if status == "failed":
         extra["reason"] = agent.get("detail")
     # The diff is useful for every outcome (what did a stuck agent do?).
@@ -156,6 +160,12 @@ def _work(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, started
         if diff_problem is not None and status == "passed":
             status, score, correct = "failed", 0.0, False
             extra["reason"] = f"the attempt's diff could not be produced: {diff_problem}"
+        if extra.get(AttemptKey.TAMPER_FLAGS) and (correct or (score or 0.0) > 0):
+            extra[AttemptKey.HELD] = {"status": status, "score": score}
+            extra["reason"] = (f"held for review: the tests passed{'' if correct else ' in part'}, but the change "
+                               f"trips {extra['n_tamper_flags']} tamper check(s); `bananabench agent review` decides"
+                               + (f" ({extra['reason']})" if extra.get("reason") else ""))
+            status, score, correct = HELD, 0.0, False
     elif status == "error":
         score, correct = None, None
     if task.screenshot is not None and status != "error":
@@ -176,17 +186,42 @@ def _work(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, started
 
 def _write_diff(sandbox: Sandbox, task: Task, start_dir: Source, workspace: Source, attempt_dir: Path,
                 extra: dict[str, Any]) -> str | None:
-    """changes.diff and the test-machinery flags; the problem, if the diff could not be produced."""
-    diff = sandbox.diff(start_dir, workspace)
+    """changes.diff (cut for display at MAX_DIFF), changed-paths.txt and the tamper flags read over the whole
+    diff; the problem, if the diff could not be produced."""
+    scanner = tamper.Scanner(task.verify.restore_globs(), task.verify.runner)
+    shown = 0
+    total = 0
+    with open(attempt_dir / "changes.diff", "wb") as out:
+        def sink(chunk: bytes) -> None:
+            nonlocal shown, total
+            scanner.feed(chunk)
+            total += len(chunk)
+            if shown < MAX_DIFF:
+                out.write(chunk[:MAX_DIFF - shown])
+                shown = min(MAX_DIFF, shown + len(chunk))
+
+        diff = sandbox.diff(start_dir, workspace, sink)
+        if total > shown:
+            out.write(f"\n[... diff cut for display after {shown} of {total} bytes; every path is in "
+                      f"changed-paths.txt ...]\n".encode())
     if diff.timed_out or diff.rc != 0:
+        (attempt_dir / "changes.diff").unlink()        # a partial diff would pass for the whole change
         if not diff.timed_out and diff.rc in pm.PODMAN_FAILURE_CODES:
             return f"infrastructure: the diff container did not run (exit {diff.rc}): {diff.text.strip()[-300:]}"
         problem = ("timed out" if diff.timed_out else f"exit status {diff.rc}") + f": {diff.text.strip()[-300:]}"
         extra["artifact_errors"] = [f"changes.diff: {problem}"]
         return problem
-    text = diff.text
-    (attempt_dir / "changes.diff").write_text(text, encoding="utf-8")
-    extra["tamper_flags"] = tamper.flags(text, task.verify.restore_globs(), task.verify.runner)
+    if total > shown:
+        scanner.flag(f"the diff was cut for display after {shown} of {total} bytes (read in full for these flags)")
+    findings = scanner.finish()
+    lines = [f"{p.change}{' binary' if p.binary else ''}\t{json.dumps(p.path)}" for p in findings.paths]
+    (attempt_dir / "changed-paths.txt").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    extra[AttemptKey.TAMPER_FLAGS] = findings.flags
+    extra["n_tamper_flags"] = findings.n_flags
+    extra[AttemptKey.TAMPER_NOTES] = findings.notes
+    extra[AttemptKey.CHANGED_PATHS] = [{"path": p.path, "change": p.change, "binary": p.binary}
+                                       for p in findings.paths[:MAX_LISTED_PATHS]]
+    extra[AttemptKey.N_CHANGED_PATHS] = len(findings.paths)
     return None
 
 
@@ -201,8 +236,11 @@ def _verify(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path):
 
 
 def _keep(sandbox: Sandbox, space: Space, target: Path, extra: dict[str, Any], workspace_mb: int) -> None:
-    """The final workspace outlives its mount: copied out in a container, or moved when it is a plain folder."""
+    """The final workspace outlives its mount: copied out in a container, or moved when it is a plain folder;
+    either way without its links (nothing that reads a kept workspace later, the publisher included, may be led
+    out of it)."""
     if isinstance(space, LocalSpace) and space.keep_plain(target):
+        _drop_links(target, extra)
         return
     with space.output(target, cap_bytes=(workspace_mb or 2048) << 20) as out:
         copied = sandbox.keep(space.workspace, out)
@@ -211,6 +249,20 @@ def _keep(sandbox: Sandbox, space: Space, target: Path, extra: dict[str, Any], w
         extra["workspace_left_out"] = left_out[:50]
     if copied.rc != 0:
         extra.setdefault("artifact_errors", []).append(f"workspace: copy failed (exit {copied.rc})")
+    if isinstance(target, Path):
+        _drop_links(target, extra)
+
+
+def _drop_links(folder: Path, extra: dict[str, Any]) -> None:
+    dropped = []
+    for current, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = os.path.join(current, name)
+            if os.path.islink(path):
+                os.unlink(path)
+                dropped.append(os.path.relpath(path, folder))
+    if dropped:
+        extra["workspace_links_dropped"] = dropped[:50]
 
 
 def _screenshots(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path) -> tuple[dict, dict]:

@@ -1,4 +1,4 @@
-"""`bananabench agent ...`: list, run, grade, lint, validate, backfill, build-image."""
+"""`bananabench agent ...`: list, run, reference, grade, review, lint, validate, backfill, build-image."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import os
 import sys
 
 from evaluators.core import cliargs
-from evaluators.core.contract import Metric, RunStatus
+from evaluators.core.contract import HELD, Metric, RunStatus
 from evaluators.core.errors import BadInput
 
 EPILOG = ("Tasks live in the project's tasks/agent/<category>/<name>/, whatever the working directory (override "
@@ -102,6 +102,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--note", default=None)
     p.set_defaults(func=cmd_grade)
 
+    p = verbs.add_parser("review", help="accept or reject a held attempt (a pass that tripped the tamper checks)",
+                         description="Decide on a held attempt: its tests passed, but its change trips the tamper "
+                                     "checks, so it counts as not passed until a person looks at its flags and diff "
+                                     "(on its attempt page). --accept counts it as what its tests earned, --reject "
+                                     "as failed. The decision is stored beside the human grades and published; "
+                                     "reviewing again changes it.")
+    cliargs.add_results(p)
+    p.add_argument("run_id", metavar="RUN", help="run id (see `bananabench runs` or the run page)")
+    p.add_argument("task", help="task id, e.g. coding/python/lru-cache")
+    p.add_argument("--attempt", type=cliargs.positive_int, default=1)
+    decision = p.add_mutually_exclusive_group(required=True)
+    decision.add_argument("--accept", dest="decision", action="store_const", const="accept",
+                          help="the change is honest: count the attempt as its tests scored it")
+    decision.add_argument("--reject", dest="decision", action="store_const", const="reject",
+                          help="the change games the tests: count the attempt as failed")
+    p.add_argument("--note", default=None, help="why (published with the decision)")
+    p.set_defaults(func=cmd_review)
+
     p = verbs.add_parser("lint", help="check every task's category and tag scheme",
                          description="Load every task and check the category and tag scheme.")
     p.add_argument("--tasks-dir", metavar="DIR", default=None)
@@ -178,10 +196,18 @@ def cmd_run(args) -> int:
 
 def cmd_reference(args) -> int:
     from evaluators.agent import replay
+    from evaluators.core.store import Store
 
-    _print_summary(replay.run_reference(
+    summary = replay.run_reference(
         args.results, tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.categories,
-        tags=args.tags, rerun=args.rerun, name=args.name or replay.NAME))
+        tags=args.tags, rerun=args.rerun, name=args.name or replay.NAME)
+    _print_summary(summary)
+    # A reference solution is honest work: each held one is a false positive of the tamper checks.
+    attempts = Store(args.results).attempts(summary["run_id"])
+    held = [a for a in attempts if a["status"] == HELD]
+    print(f"  held           {len(held)} of {len(attempts)} (should be 0: each one is a tamper check to tune)")
+    for a in held:
+        print(f"    {a['item_id']}: {'; '.join((a.get('extra') or {}).get('tamper_flags') or [])[:300]}")
     return 0
 
 
@@ -215,6 +241,16 @@ def cmd_grade(args) -> int:
     if run_status == RunStatus.FINISHED:
         store.replace_scores(run_id, metrics.compute_scores(store, run_id))
     print(f"graded {args.model} {args.task} attempt {args.attempt}: {args.grade}/5")
+    return 0
+
+
+def cmd_review(args) -> int:
+    from evaluators.agent.review import review
+    from evaluators.core.store import Store
+
+    outcome = review(Store(args.results), args.run_id, args.task, args.attempt, args.decision, args.note)
+    print(f"{args.task} attempt {args.attempt} of {args.run_id}: {args.decision}ed, now {outcome['status']}"
+          + (f" (score {outcome['score']:g})" if outcome["score"] is not None else ""))
     return 0
 
 

@@ -16,6 +16,7 @@ import shlex
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,8 @@ from evaluators.agent.image import Image
 from evaluators.core.errors import EvaluationFailure
 
 MAX_LOG = 1 << 20
-MAX_DIFF = 4 << 20
+MAX_DIFF = 4 << 20           # changes.diff as saved and shown; the tamper flags read all of it
+TAIL = 4096
 KEEP_FILE_CAP = 64 << 20     # a kept workspace leaves out bigger files (and special files)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 CHROMIUM = "/usr/lib/chromium/chromium"
@@ -117,10 +119,12 @@ class Sandbox:
 
     def oneshot(self, role: str, mounts: list[str], script: str, *, timeout_s: float,
                 env: dict[str, str] | None = None, screenshots: bool = False, shm: str | None = None,
-                cap: int = MAX_LOG, keep_head: bool = False, files: bool = True, stdin: bytes | None = None) -> OneShot:
+                cap: int = MAX_LOG, keep_head: bool = False, files: bool = True, stdin: bytes | None = None,
+                sink: Callable[[bytes], None] | None = None) -> OneShot:
         """Run `script` with sh in a fresh container; stdout+stderr merged, capped (its tail, or its head).
 
-        `stdin` (if given) is the script's standard input: a way in that no file, argument or variable shows."""
+        `stdin` (if given) is the script's standard input: a way in that no file, argument or variable shows.
+        With `sink`, every byte goes to it as it arrives and the result keeps the last TAIL bytes."""
         name = self.name(role)
         args = self.base_args(name, role, screenshots=screenshots, files=files, interactive=stdin is not None)
         if shm:
@@ -133,6 +137,12 @@ class Sandbox:
         try:
             proc = subprocess.Popen(self.podman.cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                     cwd=pm.scratch_cwd(), stdin=subprocess.PIPE if stdin is not None else None)
+            if sink is not None:
+                if stdin is not None:
+                    assert proc.stdin is not None
+                    proc.stdin.write(stdin)
+                    proc.stdin.close()
+                return self._stream(proc, name, sink, timeout_s, started)
             try:
                 out, _ = proc.communicate(stdin, timeout=timeout_s)
                 timed_out = False
@@ -142,8 +152,29 @@ class Sandbox:
                 timed_out = True
         finally:
             self.untrack(name)
-        return OneShot(rc=proc.returncode, output=_cap(out, cap, keep_head), seconds=time.monotonic() - started,
+        return OneShot(rc=proc.returncode, output=_cap(out, cap), seconds=time.monotonic() - started,
                        timed_out=timed_out)
+
+    def _stream(self, proc: subprocess.Popen, name: str, sink: Callable[[bytes], None], timeout_s: float,
+                started: float) -> OneShot:
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            pm.kill(self.podman, name)
+
+        timer = threading.Timer(timeout_s, expire)
+        timer.start()
+        tail = b""
+        try:
+            assert proc.stdout is not None
+            while chunk := proc.stdout.read1(1 << 20):
+                sink(chunk)
+                tail = (tail + chunk)[-TAIL:]
+            proc.wait()
+        finally:
+            timer.cancel()
+        return OneShot(rc=proc.returncode, output=tail, seconds=time.monotonic() - started, timed_out=expired.is_set())
 
     # -- the agent ------------------------------------------------------------------------------
 
@@ -161,11 +192,13 @@ class Sandbox:
 
     # -- after the agent ----------------------------------------------------------------------
 
-    def diff(self, start: Source, workspace: Source, *, timeout_s: float = 300) -> OneShot:
-        """The start state against the final workspace (`support/grader/diff.py`), in a fresh container."""
+    def diff(self, start: Source, workspace: Source, sink: Callable[[bytes], None], *,
+             timeout_s: float = 300) -> OneShot:
+        """The start state against the final workspace (`support/grader/diff.py`), in a fresh container; the
+        whole diff goes to `sink` as it streams out, whatever its size (the result keeps only its tail)."""
         mounts = [*self.bind(start, "/start"), *self.bind(workspace, "/workspace")]
         return self.oneshot("diff", mounts, "exec python3 -I /opt/bananabench/grader/diff.py /start /workspace",
-                            timeout_s=timeout_s, cap=MAX_DIFF, keep_head=True)
+                            timeout_s=timeout_s, sink=sink)
 
     def keep(self, workspace: Source, out: Source, *, timeout_s: float = 300) -> OneShot:
         """Copy the final workspace out of its size-limited mount (no special files, no huge files)."""
@@ -219,12 +252,10 @@ class OneShot:
         return self.output.decode("utf-8", errors="replace")
 
 
-def _cap(data: bytes | None, cap: int = MAX_LOG, keep_head: bool = False) -> bytes:
+def _cap(data: bytes | None, cap: int = MAX_LOG) -> bytes:
     data = data or b""
     if len(data) <= cap:
         return data
-    if keep_head:
-        return data[:cap] + f"\n[... output cut after {cap} bytes ...]\n".encode()
     return f"[... output cut to the last {cap} bytes ...]\n".encode() + data[-cap:]
 
 

@@ -1,9 +1,10 @@
 """Scores of an agent run, always recomputed from its attempt rows (and the human grades).
 
 Headline: `overall/score` = mean over tasks of the mean attempt score (passed = 1, `SCORE: x`
-partial credit, failed/stuck/timeout = 0); infrastructure errors are excluded, manual tasks are
-reported apart as `overall/manual_grade` (mean 0–5 human grade). Recomputed at the end of a run,
-after `agent grade` and after `agent backfill`, so scores never drift from the rows behind them.
+partial credit, failed/held/stuck/timeout = 0: a held attempt counts only once a person accepts it);
+infrastructure errors are excluded, manual tasks are reported apart as `overall/manual_grade` (mean
+0–5 human grade). Recomputed at the end of a run, after `agent grade`, `agent review` and `agent
+backfill`, so scores never drift from the rows behind them.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import math
 from collections import Counter, defaultdict
 from typing import Any
 
-from evaluators.core.contract import ERROR, AttemptKey, Metric, RunStatus, ScoreKey
+from evaluators.core.contract import ERROR, HELD, AttemptKey, Metric, RunStatus, ScoreKey
 from evaluators.core.store import Store
 
-STATUSES = ("passed", "failed", "stuck", "timeout", "manual", ERROR)
+STATUSES = ("passed", "failed", HELD, "stuck", "timeout", "manual", ERROR)
 # Attempt metrics whose run-wide mean is worth a score row (report tables read them).
 MEAN_METRICS = ("turns", "tool_calls", "tool_errors", "tokens_input", "tokens_output", "tokens_cache",
                 "context_peak", "context_peak_share", "compactions", "llm_requests", "prefill_tps", "decode_tps",

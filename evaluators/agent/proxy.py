@@ -7,7 +7,10 @@ fails before an answer starts), pinning the `model` field to the model under tes
 Requests come from the agent, so they are bounded before anything is read: a `Content-Length`
 that is not a plain decimal number gets 400, one over MAX_BODY 413; bodies waiting to be forwarded
 may hold at most MAX_BUFFERED bytes in all (503 beyond), an attempt gets at most MAX_CONNECTIONS
-connections at once (more are closed unanswered), and a client that stops sending is dropped.
+connections at once (more are closed unanswered), and a client that stops sending is dropped. A request's head (request line and headers) is read under
+MAX_HEAD_BYTES and MAX_HEADERS before anything parses it (431 and close beyond), and what the proxy
+keeps per attempt is bounded too: the first MAX_LOGGED refused requests and MAX_RECORDS forwarded ones,
+with counters of the rest.
 On the way it measures the traffic the monitor and the metrics need: request count, streamed
 chunks per response (a runaway response is cut off), time to first token, token usage and
 llama.cpp's timings, upstream failures, and the time of the last activity (idle detection).
@@ -16,6 +19,7 @@ llama.cpp's timings, upstream failures, and the time of the last activity (idle 
 from __future__ import annotations
 
 import http.client
+import io
 import json
 import logging
 import os
@@ -40,6 +44,10 @@ MAX_BUFFERED = 64 << 20       # all request bodies held at once, per attempt
 MAX_DENIED_BODY = 1 << 20     # a refused request's body is drained (to answer cleanly) only up to this
 MAX_CONNECTIONS = 16          # open connections per attempt
 CLIENT_TIMEOUT_S = 120.0      # a client that sends nothing for this long is dropped
+MAX_HEAD_BYTES = 32 << 10     # a request line and its headers
+MAX_HEADERS = 64
+MAX_LOGGED = 100              # refused requests named in the attempt's record
+MAX_RECORDS = 20000           # forwarded requests measured one by one
 SOCKET_NAME = "model.sock"
 
 
@@ -66,7 +74,9 @@ class Traffic:
     """Everything the proxy saw during one attempt (thread-safe updates)."""
 
     requests: list[RequestRecord] = field(default_factory=list)
+    n_requests: int = 0
     denied: list[str] = field(default_factory=list)
+    n_denied: int = 0
     last_activity: float = field(default_factory=time.monotonic)
     active: int = 0
     runaway: bool = False
@@ -101,7 +111,8 @@ class Traffic:
             decode = [r.decode_tps for r in done if r.decode_tps]
             ttft = [r.ttft_s for r in done if r.ttft_s is not None]
             return {
-                "llm_requests": len(self.requests),
+                "llm_requests": self.n_requests,
+                "llm_requests_unmeasured": self.n_requests - len(self.requests),
                 "llm_failed_requests": len(self.upstream_failures()),
                 "llm_prompt_tokens": sum(r.prompt_tokens or 0 for r in done),
                 "llm_cached_tokens": sum(r.cached_tokens or 0 for r in done),
@@ -112,6 +123,7 @@ class Traffic:
                 "ttft_s": sum(ttft) / len(ttft) if ttft else None,
                 "max_chunks": max((r.chunks for r in self.requests), default=0),
                 "denied": list(self.denied),
+                "denied_not_listed": self.n_denied - len(self.denied),
                 "refused_connections": self.refused_connections,
             }
 
@@ -244,6 +256,23 @@ class _Handler(BaseHTTPRequestHandler):
     def address_string(self) -> str:
         return "sandbox"
 
+    def handle_one_request(self) -> None:
+        """Read the request's head under its bounds, then let the standard handler parse it from memory."""
+        rfile = self.rfile.source if isinstance(self.rfile, _HeadFirst) else self.rfile
+        head, problem = _read_head(rfile)
+        if problem is not None:
+            self.close_connection = True
+            if problem != "closed":
+                body = json.dumps({"error": {"message": problem, "type": "proxy"}}).encode()
+                try:
+                    self.wfile.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json"
+                                     b"\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+                except OSError:
+                    pass
+            return
+        self.rfile = _HeadFirst(head, rfile)
+        super().handle_one_request()
+
     def _reply(self, status: int, message: str) -> None:
         body = json.dumps({"error": {"message": message, "type": "proxy"}}).encode()
         self.close_connection = True
@@ -308,7 +337,9 @@ class _Handler(BaseHTTPRequestHandler):
             if 0 < length <= MAX_DENIED_BODY:
                 self.rfile.read(length)
             with traffic.lock:
-                traffic.denied.append(f"{method} {path}"[:200])
+                traffic.n_denied += 1
+                if len(traffic.denied) < MAX_LOGGED:
+                    traffic.denied.append(f"{method} {path}"[:200])
             self._reply(403, f"{method} {path} is not allowed from the sandbox")
             return
         body = b""
@@ -339,7 +370,9 @@ class _Handler(BaseHTTPRequestHandler):
         traffic = self.owner.traffic
         record = RequestRecord(path=path)
         with traffic.lock:
-            traffic.requests.append(record)
+            traffic.n_requests += 1
+            if len(traffic.requests) < MAX_RECORDS:
+                traffic.requests.append(record)
             traffic.active += 1
         started = time.monotonic()
         try:
@@ -411,6 +444,42 @@ class _Handler(BaseHTTPRequestHandler):
                     break
             self.wfile.write(line)
             self.wfile.flush()
+
+
+def _read_head(rfile) -> tuple[bytes, str | None]:
+    """The bytes up to the blank line ending a request's head; a problem when the client closed or the head is
+    over its bounds (then nothing more is read)."""
+    lines: list[bytes] = []
+    size = 0
+    while True:
+        line = rfile.readline(MAX_HEAD_BYTES - size + 1)
+        if not line:
+            return b"".join(lines), "closed"
+        size += len(line)
+        lines.append(line)
+        if size > MAX_HEAD_BYTES or not line.endswith(b"\n"):
+            return b"".join(lines), f"request head over {MAX_HEAD_BYTES} bytes"
+        if len(lines) > MAX_HEADERS + 1:
+            return b"".join(lines), f"more than {MAX_HEADERS} header lines"
+        if line in (b"\r\n", b"\n") and len(lines) > 1:
+            return b"".join(lines), None
+
+
+class _HeadFirst:
+    """A request's already-read head, then the connection's stream: what the standard handler reads from."""
+
+    def __init__(self, head: bytes, source):
+        self.head = io.BytesIO(head)
+        self.source = source
+
+    def readline(self, limit: int = -1) -> bytes:
+        return self.head.readline(limit) or self.source.readline(limit)
+
+    def read(self, n: int = -1) -> bytes:
+        first = self.head.read(n)
+        if n is not None and 0 <= n <= len(first):
+            return first
+        return first + self.source.read(-1 if n is None or n < 0 else n - len(first))
 
 
 def _json_or_none(data: bytes) -> Any:

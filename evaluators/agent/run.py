@@ -308,6 +308,7 @@ def _record(run: core_runs.Run, task: datasets.Task, n: int, result: AttemptResu
         **{k: v for k, v in result.extra.items()
            if k not in (AttemptKey.TOOL_CALLS_BY_NAME, AttemptKey.SCREENSHOTS, AttemptKey.WORKSPACE)},
     }
+    extra = bounded(extra)
     shots = result.extra.get(AttemptKey.SCREENSHOTS) or {}
     if shots:
         extra[AttemptKey.SCREENSHOTS] = {view: _rel(attempt_dir / name, root) for view, name in shots.items()}
@@ -317,8 +318,8 @@ def _record(run: core_runs.Run, task: datasets.Task, n: int, result: AttemptResu
         shutil.copyfile(task.checklist, attempt_dir / "checklist.md")
         extra[AttemptKey.CHECKLIST] = _rel(attempt_dir / "checklist.md", root)
     if attempt_dir.is_dir():
-        summary = {"task": task.id, "attempt": n, "status": result.status, "score": result.score,
-                   "wall_s": result.wall_s, **asdict(result), "extra": extra}
+        summary = bounded({"task": task.id, "attempt": n, "status": result.status, "score": result.score,
+                           "wall_s": result.wall_s, **asdict(result), "extra": extra})
         (attempt_dir / "attempt.json").write_text(_json(summary))
     prediction = result.status if result.score is None or result.status != "failed" else f"score {result.score:g}"
     m = result.metrics
@@ -330,6 +331,24 @@ def _record(run: core_runs.Run, task: datasets.Task, n: int, result: AttemptResu
         "tokens_out": _int(m.get("tokens_output")) if m else None, "extra": extra,
     }, metrics={k: float(v) for k, v in m.items() if isinstance(v, (int, float)) and not isinstance(v, bool)})
     run.flush(block=False)
+
+
+MAX_LIST = 200            # items of one list in an attempt's record
+MAX_TEXT = 20_000         # characters of one string in it
+
+
+def bounded(value: Any) -> Any:
+    """The attempt record with every list and string cut to a bound, and a note of what was dropped: whatever
+    the agent provokes (refused requests, odd file names, long messages), the record stays small."""
+    if isinstance(value, dict):
+        return {str(k)[:MAX_TEXT]: bounded(v) for k, v in list(value.items())[:MAX_LIST]} | (
+            {"dropped_keys": len(value) - MAX_LIST} if len(value) > MAX_LIST else {})
+    if isinstance(value, (list, tuple)):
+        kept = [bounded(v) for v in value[:MAX_LIST]]
+        return kept + ([f"... {len(value) - MAX_LIST} more not kept"] if len(value) > MAX_LIST else [])
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        return value[:MAX_TEXT] + f"... [{len(value) - MAX_TEXT} more characters not kept]"
+    return value
 
 
 def _int(value: Any) -> int | None:

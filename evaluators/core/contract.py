@@ -22,6 +22,10 @@ class RunStatus:
 # `attempts.status` of an infrastructure failure: excluded from every rate, retried by --resume.
 ERROR = "error"
 ERROR_STATUSES = (ERROR,)
+# `attempts.status` of an attempt whose checks passed but whose change tripped the tamper checks: it counts as
+# not passed (score 0, correct false) in every score until a person reviews it (`reviews` table); an accepted
+# one becomes passed, a rejected one failed. Pages list held attempts apart, with their flags and diff.
+HELD = "held"
 
 
 class Metric:
@@ -78,6 +82,15 @@ class AttemptKey:
     WORKSPACE = "workspace"
     APP = "app"
     HOST = "host"  # the podman host an agent attempt ran on
+    # Agent attempts: the tamper flags (each one holds a pass), notes on changes grading never sees, the
+    # changed paths (the first ones; `n_changed_paths` counts all), and what a held attempt had earned
+    # ({"status", "score"}: what an accepting review gives it).
+    TAMPER_FLAGS = "tamper_flags"
+    TAMPER_NOTES = "tamper_notes"
+    CHANGED_PATHS = "changed_paths"
+    N_CHANGED_PATHS = "n_changed_paths"
+    HELD = "held"
+    REVIEW = "review"  # the person's decision on a held attempt: {"decision", "note", "at"}
     RANK = "rank"  # the torchrun rank that scored a loglik item (several processes only)
     VERDICT_PREFIX = "correct_"
 

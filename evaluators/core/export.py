@@ -44,7 +44,7 @@ def _select(table: str, columns: list[str], private: bool, include_hidden: bool)
     )
 
 
-EXPORT_TABLES = ("benchmarks", "models", "runs", "attempts", "choices", "scores", "attempt_metrics", "grades",
+EXPORT_TABLES = ("benchmarks", "models", "runs", "attempts", "choices", "scores", "attempt_metrics", "reviews", "grades",
                  "server_configs")
 
 

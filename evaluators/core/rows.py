@@ -33,6 +33,7 @@ _ARROW_TYPES = {
     "correct": "bool", "score": "float64", "weight": "float64", "wall_s": "float64",
     "tokens_in": "int64", "tokens_out": "int64", "logprob_sum": "float64", "mean_logprob": "float64",
     "value": "float64", "ci_low": "float64", "ci_high": "float64", "started_at": "timestamp[us]",
+    "reviewed_at": "timestamp[us]",
 }
 
 

@@ -136,6 +136,21 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
         ],
     ),
 ]
+MIGRATIONS.append((
+    3,
+    "reviews: a person's decision on a held attempt (accept or reject), beside the human grades",
+    [
+        """CREATE TABLE reviews (
+            run_id VARCHAR NOT NULL,
+            item_id VARCHAR NOT NULL,
+            attempt INTEGER NOT NULL,
+            decision VARCHAR NOT NULL CHECK (decision IN ('accept', 'reject')),
+            note VARCHAR,
+            reviewed_at TIMESTAMP NOT NULL,
+            PRIMARY KEY (run_id, item_id, attempt)
+        )""",
+    ],
+))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 # Column lists define the write contract; rows are dicts with (a subset of) these keys.
@@ -147,13 +162,15 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "choices": ("run_id", "item_id", "idx", "logprob_sum", "n_tokens", "mean_logprob", "extra"),
     "scores": ("run_id", "scope", "key", "metric", "value", "ci_low", "ci_high", "n", "extra"),
     "attempt_metrics": ("run_id", "item_id", "attempt", "metric", "value"),
+    "reviews": ("run_id", "item_id", "attempt", "decision", "note", "reviewed_at"),
 }
 KEYS: dict[str, tuple[str, ...]] = {
     "attempts": ("run_id", "item_id", "attempt"),
     "choices": ("run_id", "item_id", "idx"),
     "scores": ("run_id", "scope", "key", "metric"),
     "attempt_metrics": ("run_id", "item_id", "attempt", "metric"),
+    "reviews": ("run_id", "item_id", "attempt"),
 }
 JSON_COLUMNS = {"extra", "artifact", "config"}
 # Run-scoped tables, in the order a merge or delete must visit them.
-RUN_TABLES = ("attempts", "choices", "scores", "attempt_metrics")
+RUN_TABLES = ("attempts", "choices", "scores", "attempt_metrics", "reviews")

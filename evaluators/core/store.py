@@ -357,6 +357,16 @@ class Store:
                 [model_name, task, attempt, int(grade), utcnow(), run_id, note],
             )
 
+    def record_review(self, run_id: str, item_id: str, attempt: int, decision: str, note: str | None, *,
+                      status: str, score: float | None, correct: bool | None, extra: dict[str, Any]) -> None:
+        """A person's decision on an attempt and the attempt's row as the decision leaves it, in one transaction."""
+        with self.write() as c:
+            c.execute("INSERT OR REPLACE INTO reviews VALUES (?, ?, ?, ?, ?, ?)",
+                      [run_id, item_id, attempt, decision, note, utcnow()])
+            c.execute("UPDATE attempts SET status = ?, score = ?, correct = ?, extra = ? "
+                      "WHERE run_id = ? AND item_id = ? AND attempt = ?",
+                      [status, score, correct, to_json(extra), run_id, item_id, attempt])
+
     def set_hidden(self, run_id: str, hidden: bool) -> None:
         with self.write() as c:
             if not c.execute("SELECT 1 FROM runs WHERE run_id = ?", [run_id]).fetchone():

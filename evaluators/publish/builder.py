@@ -192,7 +192,8 @@ class SiteBuilder:
                 groups[-1] = (col.benchmark, groups[-1][1] + 1)
             else:
                 groups.append((col.benchmark, 1))
-        self.render("leaderboard.html.j2", "index.html", board=board, groups=groups, title="Leaderboard")
+        held = self.q.reviewable([r["run_id"] for r in self.q.current_runs()])
+        self.render("leaderboard.html.j2", "index.html", board=board, groups=groups, held=held, title="Leaderboard")
         return board
 
     def benchmark_pages(self) -> None:
@@ -206,7 +207,8 @@ class SiteBuilder:
             view = self.q.model_view(model)
             diffs = [(b, p) for (m, b), p in self.links.diffs.items() if m == model]
             diffs += [(m, p) for (m, b), p in self.links.diffs.items() if b == model]
-            self.render("model.html.j2", self.links.model(model), view=view, title=model, diffs=diffs)
+            held = self.q.reviewable([summary.run_id for summary in view.runs])
+            self.render("model.html.j2", self.links.model(model), view=view, title=model, diffs=diffs, held=held)
             for summary in view.runs:
                 self.run_page(summary)
 
@@ -219,6 +221,7 @@ class SiteBuilder:
             self.attempt_page(summary, att, *files)
         self.render("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
                     agent=agent, redacted=self.q.redacted(summary.benchmark.name),
+                    held=self.q.reviewable([summary.run_id]) if agent else [],
                     title=f"{summary.run['model_name']} · {summary.benchmark.title}")
 
     def attempt_files(self, att: Attempt) -> tuple[dict[str, str], list[tuple[str, str]], str | None]:

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from evaluators.core import paired
-from evaluators.core.contract import ERROR_STATUSES, AttemptKey, Metric, RunKey
+from evaluators.core.contract import ERROR_STATUSES, HELD, AttemptKey, Metric, RunKey
 from evaluators.core.errors import BadInput
 from evaluators.core.paired import Pairing, natural_key
 from evaluators.core.store import DB_NAME, Store
@@ -349,6 +349,18 @@ class Queries:
             "SELECT * FROM grades WHERE model_name = ?", [run["model_name"]])}
         return [self._attempt(run_id, row, redact, metrics.get((row[0], row[1]), {}), grades.get((row[0], row[1])))
                 for row in rows]
+
+    def reviewable(self, run_ids: list[str]) -> list[tuple[str, Attempt]]:
+        """(model, attempt) for the held attempts of these runs and those a person has reviewed (listed apart)."""
+        rows = self.con.execute(
+            "SELECT a.run_id, a.item_id, a.attempt, a.status, a.correct, a.score, a.prediction, a.reference, "
+            "a.category, a.difficulty, a.wall_s, a.extra FROM attempts a JOIN runs r USING (run_id) "
+            "LEFT JOIN reviews v USING (run_id, item_id, attempt) WHERE a.run_id IN (SELECT unnest(?)) "
+            "AND (a.status = ? OR v.decision IS NOT NULL) ORDER BY r.model_name, a.item_id, a.run_id, a.attempt",
+            [list(run_ids), HELD]).fetchall()
+        runs = {run_id: self.run(run_id) for run_id in {row[0] for row in rows}}
+        return [(runs[row[0]]["model_name"],
+                 self._attempt(row[0], row[1:], self.redacted(runs[row[0]]["benchmark"]), {}, None)) for row in rows]
 
     def items_json(self, run_ids: list[str] | None = None, *, con: Any = None) -> Iterator[tuple[str, str]]:
         """(run_id, JSON array of item rows) for every visible run, built inside DuckDB for speed.

@@ -3,12 +3,16 @@
 Runs in a fresh container with both trees read-only. Nothing that can hang or explode is read:
 special files (FIFOs, sockets, devices) and files over the size cap are listed in the header,
 never opened; regular files are compared first and only changed ones go to `git diff --no-index`
-(one call per file, so one odd file cannot hide the rest). Exit status 0 means the diff is complete
-up to the listed omissions; anything else is reported by the host as a failed artifact.
+(one call per file, so one odd file cannot hide the rest). Every changed path is listed in the header
+(`# changed: "<path as JSON>" added|deleted|modified`) and each file's diff is preceded by
+`# file: "<path as JSON>"`, so the host reads any file name without parsing git's quoting (no diff
+line starts with `#`). Exit status 0 means the diff is complete up to the listed omissions; anything
+else is reported by the host as a failed artifact.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -85,6 +89,8 @@ def main(start: str, workspace: str) -> int:
     if len(changed) > len(shown):
         header.append(f"# not shown: {len(changed) - len(shown)} more changed path(s) beyond the first {MAX_FILES}")
     header += [f"# not shown: {note}" for note in notes]
+    header += [f"# changed: {json.dumps(rel)} {'modified' if old and new else 'added' if new else 'deleted'}"
+               for rel, old, new in changed]
     sys.stdout.write("\n".join(header) + "\n")
     sys.stdout.flush()
     root = os.path.dirname(start.rstrip("/")) or "/"
@@ -93,6 +99,8 @@ def main(start: str, workspace: str) -> int:
         argv = ["git", "-c", "core.quotepath=off", "diff", "--no-index", "--no-color", "--binary", "--",
                 f"{rel_start}/{rel}" if old else "/dev/null", f"{rel_ws}/{rel}" if new else "/dev/null"]
         proc = subprocess.run(argv, cwd=root, capture_output=True, timeout=60)
+        sys.stdout.write(f"# file: {json.dumps(rel)}\n")
+        sys.stdout.flush()
         if proc.returncode > 1:
             sys.stderr.write(f"git diff failed for {rel}: {proc.stderr.decode(errors='replace')[-300:]}\n")
             return 1
