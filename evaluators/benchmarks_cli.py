@@ -69,6 +69,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             names = f" ({', '.join(s.aliases)})" if s.aliases else ""
             print(f"{s.id + names:32s} {s.evaluator:7s} {s.policy:9s} {s.headline:10s} {s.title}")
     if not args.json:
+        # a hint, so on stderr; the rows go out first, so `2>&1` shows it on its own line after them
+        sys.stdout.flush()
         print(f"{len(specs)} built-in benchmark(s); pass a spec file path to use your own", file=sys.stderr)
     return 0
 
