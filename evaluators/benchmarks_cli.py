@@ -1,6 +1,6 @@
 """`bananabench benchmarks list|show|validate`: the built-in benchmark specs, and checking your own.
 
-A benchmark is one spec file (see README "Add a benchmark"); `validate` checks every key of it, reads
+A benchmark is one spec file (docs/add-a-benchmark.md); `validate` checks every key of it, reads
 its data (a local copy, `--data`, or the pinned hub file) and maps every record, so a run will not
 stop on bad input halfway. Errors name the file, line and key (exit 2).
 """
@@ -19,7 +19,7 @@ from evaluators.core.spec import BenchmarkSpec, builtin_specs, resolve
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("benchmarks", help="list, show and validate benchmark specs (built-in or your own)",
                             description="Benchmarks are spec files: the built-in ones ship with bananabench, and "
-                                        "any TOML file in the same format adds one (README: Add a benchmark).")
+                                        "any TOML file in the same format adds one (docs/add-a-benchmark.md).")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
 
     p = verbs.add_parser("list", help="the built-in benchmarks", description="The built-in benchmarks: id, "

@@ -22,6 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 # Task fixtures hold their own hidden tests (verify/test_*.py), run inside the sandbox, never by this suite.
 collect_ignore_glob = ["fixtures/*"]
 _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# Read once, when huggingface_hub is imported: a call that sets them needs a fresh interpreter.
+_READ_AT_IMPORT = ("HF_ENDPOINT", "HF_HOME", "HF_HUB_CACHE", "HF_HUB_OFFLINE")
 
 
 def cli_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -79,6 +81,8 @@ def run_cli(*args: str, env: dict[str, str] | None = None, cwd: str | os.PathLik
     (torch) of every call; `timeout` is left to pytest-timeout here."""
     from evaluators import cli
 
+    fixed = sorted(set(env or {}) & set(_READ_AT_IMPORT))
+    assert not fixed, f"{fixed} take effect only in a fresh interpreter: use run_cli_process"
     argv = ["bananabench", *args]
     with _cli_state(cli_env(env), cwd or REPO, argv, input or "") as (out, err):
         try:
