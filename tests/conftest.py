@@ -113,6 +113,13 @@ def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Calla
     return folder, pickle.loads(done.read_bytes())
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that takes the real model is in the `real` tier whether or not it says so."""
+    for item in items:
+        if {"real_model", "real_hf_model"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.real)
+
+
 @pytest.fixture
 def results(tmp_path: Path) -> Path:
     return tmp_path / "results"
