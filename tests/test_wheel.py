@@ -104,9 +104,10 @@ def test_installed_bananabench_lists_tasks_and_publishes_outside_the_checkout(in
 @pytest.mark.podman
 @pytest.mark.browser
 def test_installed_demo_tiny_runs_every_evaluator_outside_the_checkout(installed, tmp_path):
-    # Pi comes from the checkout's `make pi` (an installed bananabench would `npm ci` it on first use)
-    proc = run_installed(installed, tmp_path, "demo", "--tiny", timeout=1500,
-                         env={"BANANABENCH_PI_DIR": str(REPO / "evaluators" / "agent" / "pi")})
+    # Pi comes from the checkout's `make pi` (an installed bananabench would `npm ci` it on first use); the
+    # folder that really holds node_modules, as the container mounts that folder (a worktree links it)
+    pi = (REPO / "evaluators" / "agent" / "pi" / "node_modules").resolve().parent
+    proc = run_installed(installed, tmp_path, "demo", "--tiny", timeout=1500, env={"BANANABENCH_PI_DIR": str(pi)})
     assert proc.returncode == 0, proc.stderr[-3000:]
     store = Store(tmp_path / "results")
     assert {run["evaluator"] for run in store.runs(status="finished")} == {"loglik", "chat", "agent", "modes"}
