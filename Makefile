@@ -48,11 +48,11 @@ test: system-deps venv pi
 	$(VENV)/bin/ruff check evaluators tests benchmarks
 	$(PYTEST) $(PYTEST_ARGS)
 
-## The inner loop: ruff, the generated docs, every test that needs no podman, browser or real model.
+## The inner loop: ruff, the generated docs, every test not marked slow, podman, browser or real.
 check: venv
 	$(VENV)/bin/ruff check evaluators tests benchmarks
 	$(PY) -m evaluators.docs --check
-	$(PYTEST) -m "not podman and not browser and not real" $(PYTEST_ARGS)
+	$(PYTEST) -m "not slow and not podman and not browser and not real" $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check evaluators tests benchmarks
