@@ -39,6 +39,7 @@ def hub():
 # The CLI runs as a process here: huggingface_hub reads the fake hub's address once, when it is imported.
 
 
+@pytest.mark.slow
 def test_download_at_the_pinned_revision_is_recorded(hub, tmp_path):
     results = tmp_path / "results"
     with MockOpenAI(default="#### 14") as mock:

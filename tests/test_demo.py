@@ -74,6 +74,7 @@ def test_demo_publishes_every_kind_of_page(demo):
     assert "BananaMind Base Bench 1.1" in (site / "diffs" / diffs[0]).read_text()
 
 
+@pytest.mark.slow
 def test_tiny_mode_fetches_nothing_and_uses_the_tiny_model_everywhere(tmp_path):
     from evaluators import demo
 
