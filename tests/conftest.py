@@ -8,7 +8,6 @@ import io
 import logging
 import os
 import pickle
-import shutil
 import signal
 import subprocess
 import sys
@@ -98,18 +97,24 @@ def run_cli(*args: str, env: dict[str, str] | None = None, cwd: str | os.PathLik
 def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], Any]) -> tuple[Path, Any]:
     """`build(folder)` run once per test run, whatever the number of xdist workers: the first worker builds
     under a file lock in the workers' common temp folder, the others wait and reuse the folder and the
-    (pickled) value `build` returned."""
+    (pickled) value `build` returned. A build that failed is not tried again: later tests fail at once."""
     from evaluators.core.atomic import file_lock
 
     base = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent
-    folder, done = base / name, base / f"{name}.built"
+    folder, done, failed = base / name, base / f"{name}.built", base / f"{name}.failed"
     with file_lock(base / f"{name}.lock"):
+        if failed.exists():
+            pytest.fail(f"building {name} failed in an earlier test: {failed.read_text()}", pytrace=False)
         if not done.exists():
-            shutil.rmtree(folder, ignore_errors=True)  # what a worker that failed here left behind
             folder.mkdir(parents=True)
-            done.write_bytes(pickle.dumps(build(folder)))
+            try:
+                value = build(folder)
+            except BaseException as exc:
+                failed.write_text(f"{type(exc).__name__}: {str(exc)[-2000:]}")
+                raise
+            done.write_bytes(pickle.dumps(value))
     return folder, pickle.loads(done.read_bytes())
 
 
