@@ -1,15 +1,18 @@
-# The two commands: `make demo` and `make test` (each works on a fresh machine).
+# The two commands: `make demo` and `make test` (each works on a fresh machine); `make check` is the inner loop.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# xdist workers (`auto`: one per core; 0 runs in one process). loadgroup keeps each xdist_group on one worker.
+WORKERS ?= auto
+PYTEST := $(PY) -m pytest -n $(WORKERS) --dist loadgroup --durations=25
 
 PI_DIR := evaluators/agent/pi
 PI_STAMP := $(PI_DIR)/node_modules/.package-lock.json
 
-.PHONY: demo test venv system-deps doctor lint docs clean-venv pi validate-tasks
+.PHONY: demo test check venv system-deps doctor lint docs clean-venv pi validate-tasks
 
 $(STAMP): pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -43,7 +46,13 @@ demo: system-deps venv pi
 test: system-deps venv pi
 	$(VENV)/bin/bananabench doctor
 	$(VENV)/bin/ruff check evaluators tests benchmarks
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
+
+## The inner loop: ruff, the generated docs, every test not marked slow, podman, browser or real.
+check: venv
+	$(VENV)/bin/ruff check evaluators tests benchmarks
+	$(PY) -m evaluators.docs --check
+	$(PYTEST) -m "not slow and not podman and not browser and not real" $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check evaluators tests benchmarks
@@ -53,7 +62,7 @@ validate-tasks: system-deps venv pi
 	$(VENV)/bin/bananabench agent lint
 	$(VENV)/bin/bananabench agent validate
 
-## Regenerate the CLI and schema sections of README.md from the code.
+## Regenerate docs/cli.md (from the parsers) and the schema in docs/store.md (from the migrations).
 docs: venv
 	$(PY) -m evaluators.docs --write
 

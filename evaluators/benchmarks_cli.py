@@ -1,6 +1,6 @@
 """`bananabench benchmarks list|show|validate`: the built-in benchmark specs, and checking your own.
 
-A benchmark is one spec file (see README "Add a benchmark"); `validate` checks every key of it, reads
+A benchmark is one spec file (docs/add-a-benchmark.md); `validate` checks every key of it, reads
 its data (a local copy, `--data`, or the pinned hub file) and maps every record, so a run will not
 stop on bad input halfway. Errors name the file, line and key (exit 2).
 """
@@ -19,7 +19,7 @@ from evaluators.core.spec import BenchmarkSpec, builtin_specs, resolve
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("benchmarks", help="list, show and validate benchmark specs (built-in or your own)",
                             description="Benchmarks are spec files: the built-in ones ship with bananabench, and "
-                                        "any TOML file in the same format adds one (README: Add a benchmark).")
+                                        "any TOML file in the same format adds one (docs/add-a-benchmark.md).")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
 
     p = verbs.add_parser("list", help="the built-in benchmarks", description="The built-in benchmarks: id, "
@@ -69,6 +69,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             names = f" ({', '.join(s.aliases)})" if s.aliases else ""
             print(f"{s.id + names:32s} {s.evaluator:7s} {s.policy:9s} {s.headline:10s} {s.title}")
     if not args.json:
+        # a hint, so on stderr; the rows go out first, so `2>&1` shows it on its own line after them
+        sys.stdout.flush()
         print(f"{len(specs)} built-in benchmark(s); pass a spec file path to use your own", file=sys.stderr)
     return 0
 

@@ -1,7 +1,8 @@
-"""Regenerate the CLI reference and the store schema sections of README.md from the code.
+"""Regenerate the documentation that comes from the code: docs/cli.md from the argparse parsers and the
+schema section of docs/store.md from the migrations.
 
-`python -m evaluators.docs --write` rewrites the marked sections; `--check` exits 1 when
-they are stale (a test runs it), so the README never drifts from `--help` or the schema.
+`python -m evaluators.docs --write` rewrites them; `--check` exits 1 when one is stale (a test runs it),
+so the reference never drifts from `--help` or the schema.
 """
 
 from __future__ import annotations
@@ -13,10 +14,17 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 WIDTH = "100"
+CLI_HEADER = """# Command reference
+
+Every command's `--help`, generated from the parsers by `make docs` (`python -m evaluators.docs --write`);
+a test fails when this page is stale. Exit codes: 0 ok, 2 bad input or usage, 3 evaluation failure.
+
+"""
 
 
 def _command_paths(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -31,16 +39,22 @@ def _command_paths(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()
 def cli_reference() -> str:
     from evaluators import cli
 
+    saved = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = WIDTH
-    parser = cli.build_parser()
-    blocks = []
-    for path in _command_paths(parser):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
-            cli.build_parser().parse_args([*path, "--help"])
-        title = "bananabench " + " ".join(path) if path else "bananabench"
-        blocks.append(f"#### `{title.strip()}`\n\n```text\n{out.getvalue().rstrip()}\n```\n")
-    return "\n".join(blocks)
+    try:
+        blocks = []
+        for path in _command_paths(cli.build_parser()):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+                cli.build_parser().parse_args([*path, "--help"])
+            title = "bananabench " + " ".join(path)
+            blocks.append(f"## `{title.strip()}`\n\n```text\n{out.getvalue().rstrip()}\n```\n")
+    finally:
+        if saved is None:
+            os.environ.pop("COLUMNS", None)
+        else:
+            os.environ["COLUMNS"] = saved
+    return CLI_HEADER + "\n".join(blocks)
 
 
 def schema_reference() -> str:
@@ -63,34 +77,52 @@ def schema_reference() -> str:
     return "\n".join(lines) + "\n"
 
 
-SECTIONS = {"cli": cli_reference, "schema": schema_reference}
+def _section(name: str, make: Callable[[], str]) -> Callable[[str], str]:
+    """A renderer that replaces what lies between `<!-- NAME:start -->` and `<!-- NAME:end -->`."""
+    pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
 
-
-def render(text: str) -> str:
-    for name, make in SECTIONS.items():
-        pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
+    def render(text: str) -> str:
         if not pattern.search(text):
-            raise SystemExit(f"README.md lacks the <!-- {name}:start --> / <!-- {name}:end --> markers")
+            raise SystemExit(f"lacks the <!-- {name}:start --> / <!-- {name}:end --> markers")
         body = make()
-        text = pattern.sub(lambda m, body=body: m.group(1) + body + m.group(2), text)
-    return text
+        return pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
+
+    return render
+
+
+# Each generated page and how it is rendered from its current text.
+PAGES: dict[str, Callable[[str], str]] = {
+    "cli.md": lambda _current: cli_reference(),
+    "store.md": _section("schema", schema_reference),
+}
+
+
+def stale(docs: Path = DOCS) -> dict[Path, str]:
+    """Each generated page whose text differs from a fresh rendering, with the fresh text."""
+    out = {}
+    for name, render in PAGES.items():
+        path = docs / name
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
+        fresh = render(current)
+        if fresh != current:
+            out[path] = fresh
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", action="store_true", help="rewrite the sections in place")
-    mode.add_argument("--check", action="store_true", help="exit 1 if the sections are stale")
+    mode.add_argument("--write", action="store_true", help="rewrite the generated pages in place")
+    mode.add_argument("--check", action="store_true", help="exit 1 if a generated page is stale")
     args = parser.parse_args(argv)
-    current = README.read_text()
-    fresh = render(current)
+    changed = stale()
     if args.check:
-        if fresh != current:
-            print("README.md is stale: run `make docs`", file=sys.stderr)
-            return 1
-        return 0
-    if fresh != current:
-        README.write_text(fresh)
+        for path in changed:
+            print(f"{path} is stale: run `make docs`", file=sys.stderr)
+        return 1 if changed else 0
+    for path, text in changed.items():
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path}")
     return 0
 
 

@@ -12,6 +12,8 @@ from evaluators.core.export import FORMATS, export_store
 from evaluators.core.merge import merge_store
 from evaluators.core.store import Store
 
+QUERY_FORMATS = ("csv", "json", "table")
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("store", help="inspect, query, export, merge and curate the results store",
@@ -23,10 +25,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_info)
 
-    p = verbs.add_parser("query", help="run one read-only SQL statement and print CSV")
+    p = verbs.add_parser("query", help="run one read-only SQL statement and print its rows",
+                         description="Run one read-only SQL statement and print its rows: CSV with LF line ends "
+                                     "(default), JSON lines, or an aligned table for reading.")
     cliargs.add_results(p)
     p.add_argument("sql", help="SQL, e.g. \"SELECT * FROM current_runs\"")
-    p.add_argument("--json", action="store_true", help="print JSON lines instead of CSV")
+    p.add_argument("--format", choices=QUERY_FORMATS, default="csv",
+                   help="csv (header row, LF line ends), json (one object per line) or table (default: csv)")
+    p.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
     p.set_defaults(func=cmd_query)
 
     p = verbs.add_parser("export", help="write every table as Parquet or CSV files")
@@ -78,14 +84,26 @@ def cmd_info(args) -> int:
 
 def cmd_query(args) -> int:
     result = Store(args.results).query(args.sql)
-    if args.json:
+    if args.format == "json":
         for row in result.dicts():
             print(json.dumps(row, default=str))
-        return 0
-    writer = csv.writer(sys.stdout)
-    writer.writerow(result.columns)
-    writer.writerows(result.rows)
+    elif args.format == "table":
+        print(_table(result.columns, result.rows))
+    else:
+        # csv's default CRLF would leave a `\r` on every value a shell reads
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(result.columns)
+        writer.writerows(result.rows)
     return 0
+
+
+def _table(columns: list[str], rows: list[tuple]) -> str:
+    """Columns padded to their widest cell, a rule under the header, NULL shown as empty; then the row count."""
+    cells = [[("" if v is None else str(v)).replace("\n", " ") for v in row] for row in rows]
+    widths = [max([len(name)] + [len(row[i]) for row in cells]) for i, name in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+             for row in [list(columns), ["-" * w for w in widths], *cells]]
+    return "\n".join(lines + [f"({len(rows)} row{'s' if len(rows) != 1 else ''})"])
 
 
 def cmd_export(args) -> int:

@@ -11,7 +11,7 @@ import pytest
 
 from evaluators.chat import spec as chat
 from evaluators.core.store import Store
-from tests.conftest import run_cli
+from tests.conftest import run_cli_process
 from tests.fakehub import FakeHub
 from tests.mock_openai import MockOpenAI
 from tests.test_chat_benchmarks import SAMPLES_DIR
@@ -36,10 +36,14 @@ def hub():
         yield fake
 
 
+# The CLI runs as a process here: huggingface_hub reads the fake hub's address once, when it is imported.
+
+
+@pytest.mark.slow
 def test_download_at_the_pinned_revision_is_recorded(hub, tmp_path):
     results = tmp_path / "results"
     with MockOpenAI(default="#### 14") as mock:
-        proc = run_cli("chat", "run", "--task", "gsm8k", "--base-url", mock.base_url, "--name", "m",
+        proc = run_cli_process("chat", "run", "--task", "gsm8k", "--base-url", mock.base_url, "--name", "m",
                        "--results", str(results), env=hub.env(tmp_path))
     assert proc.returncode == 0, proc.stderr
     [run] = Store(results).runs()
@@ -52,7 +56,7 @@ def test_download_at_the_pinned_revision_is_recorded(hub, tmp_path):
 
 def test_a_file_that_differs_from_the_pinned_hash_is_refused(hub, tmp_path):
     with MockOpenAI(default="The answer is A") as mock:
-        proc = run_cli("chat", "run", "--task", "arc", "--base-url", mock.base_url, "--name", "m",
+        proc = run_cli_process("chat", "run", "--task", "arc", "--base-url", mock.base_url, "--name", "m",
                        "--results", str(tmp_path / "results"), env=hub.env(tmp_path))
     assert proc.returncode == 3 and "differs from the pinned" in proc.stderr
     assert not mock.generation_requests()

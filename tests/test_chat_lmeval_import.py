@@ -64,6 +64,7 @@ def lm_eval_folder(root: Path) -> Path:
     return root / "lm-eval-out"
 
 
+@pytest.mark.slow
 def test_import_re_extracts_merges_duplicates_and_is_idempotent(tmp_path):
     folder = lm_eval_folder(tmp_path)
     results = tmp_path / "results"

@@ -205,6 +205,7 @@ def test_infrastructure_errors_are_never_wrong_and_resume_retries_only_them(tmp_
     assert scores_of(store, run["run_id"])["n_error"]["value"] == 0
 
 
+@pytest.mark.slow
 def test_server_going_away_mid_run_stops_fast_and_resume_completes(tmp_path):
     results = tmp_path / "results"
     mock = MockOpenAI(default=Reply(content="The answer is A", delay_s=0.15)).start()
@@ -286,6 +287,7 @@ def test_router_mode_model_choice(tmp_path):
     assert json.loads(config)["args"] == ["llama-server", "-c", "16384", "-np", "2"]
 
 
+@pytest.mark.slow
 def test_resume_after_an_outage_skips_tasks_that_already_finished(tmp_path):
     """The README's `--task all --resume`: a finished task with the same signature is not asked again."""
     results = tmp_path / "r"
@@ -373,6 +375,7 @@ def test_compare_two_models(tmp_path, capsys):
     assert cli_inprocess(capsys, "chat", "compare", "file-a", "nobody", "--results", str(results))[0] == 2
 
 
+@pytest.mark.slow
 def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
     results = tmp_path / "results"
     with MockOpenAI(default=Reply(content="The answer is C", delay_s=0.1)) as mock:

@@ -10,8 +10,9 @@ import json
 import pytest
 
 from evaluators import cli
+from evaluators.core.spec import builtin_specs
 from evaluators.core.store import Store, utcnow
-from tests.conftest import run_cli
+from tests.conftest import run_cli, run_cli_process
 
 
 def all_command_paths(parser: argparse.ArgumentParser, prefix=()) -> list[tuple[str, ...]]:
@@ -53,6 +54,38 @@ def test_store_info_query_and_export(results, tmp_path):
     out = tmp_path / "export"
     e = run_cli("store", "export", "--results", str(results), "--format", "csv", str(out))
     assert e.returncode == 0 and (out / "attempts.csv").exists() and (out / "runs.csv").exists()
+
+
+def test_store_query_formats_end_lines_with_lf(results):
+    seeded_store(results)
+    sql = "SELECT item_id, correct, NULL AS note FROM attempts ORDER BY 1"
+    csv_out = run_cli("store", "query", "--results", str(results), sql).stdout
+    assert csv_out == "item_id,correct,note\ni1,True,\ni2,False,\n"
+    assert run_cli("store", "query", "--results", str(results), "--format", "csv", sql).stdout == csv_out
+    lines = run_cli("store", "query", "--results", str(results), "--format", "json", sql).stdout
+    assert [json.loads(line) for line in lines.splitlines()] == [
+        {"item_id": "i1", "correct": True, "note": None}, {"item_id": "i2", "correct": False, "note": None}]
+    assert run_cli("store", "query", "--results", str(results), "--json", sql).stdout == lines
+    table = run_cli("store", "query", "--results", str(results), "--format", "table", sql).stdout
+    assert table == ("item_id  correct  note\n"
+                     "-------  -------  ----\n"
+                     "i1       True\n"
+                     "i2       False\n"
+                     "(2 rows)\n")
+    assert "\r" not in csv_out + lines + table
+    bad = run_cli("store", "query", "--results", str(results), "--format", "xml", sql)
+    assert bad.returncode == 2 and "invalid choice: 'xml'" in bad.stderr
+
+
+def test_benchmarks_list_footer_is_a_line_of_its_own():
+    # a real process with both streams on one pipe, its stdout block-buffered: what `2>&1 | less` shows
+    proc = run_cli_process("benchmarks", "list", stderr_to_stdout=True, env={"PYTHONUNBUFFERED": ""})
+    assert proc.returncode == 0
+    *rows, footer = proc.stdout.splitlines()
+    assert footer.startswith(f"{len(rows)} built-in benchmark(s);") and len(rows) >= 5
+    assert [row.split()[0] for row in rows] == [spec.id for spec in builtin_specs()]
+    listed = run_cli("benchmarks", "list")
+    assert listed.stdout.splitlines() == rows and listed.stderr == footer + "\n"
 
 
 def test_store_curation_commands(results, tmp_path):

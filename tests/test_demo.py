@@ -3,27 +3,45 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from evaluators.core.contract import RunKey
 from evaluators.core.realmodel import NAME as REAL
 from evaluators.core.store import Store
-from tests.conftest import REPO, run_cli
+from tests.conftest import REPO, built_once, run_cli
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.slow
-@pytest.mark.podman
-@pytest.mark.browser
-@pytest.mark.real
-def test_demo_runs_a_real_model_through_every_evaluator_and_publishes_every_kind_of_page(tmp_path):
-    results, site = tmp_path / "results", tmp_path / "site"
-    r = run_cli("demo", "--results", str(results), "--work", str(tmp_path / "work"), "--out", str(site),
+def _run_demo(folder: Path) -> dict[str, Any]:
+    results, site = folder / "results", folder / "site"
+    r = run_cli("demo", "--results", str(results), "--work", str(folder / "work"), "--out", str(site),
                 "--cache", str(REPO / ".cache" / "real-model"), timeout=1800)
     assert r.returncode == 0, r.stderr[-3000:]
-    store = Store(results)
+    return {"results": results, "site": site, "stdout": r.stdout}
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory) -> dict[str, Any]:
+    """`bananabench demo` (what `make demo` runs) on a fresh results folder, run once per test run."""
+    return built_once(tmp_path_factory, "demo", _run_demo)[1]
+
+
+def on_the_demo(test):
+    """The marks of a test on the demo's results: slow (the first to ask runs the demo: minutes), and the demo
+    needs podman, Chromium and the real model."""
+    for mark in (pytest.mark.slow, pytest.mark.podman, pytest.mark.browser, pytest.mark.real,
+                 pytest.mark.timeout(1800)):
+        test = mark(test)
+    return test
+
+
+@on_the_demo
+def test_demo_runs_a_real_model_through_every_evaluator(demo):
+    store = Store(demo["results"])
     # The real model's rows: loglik (transformers on the float32 copy), chat and modes (llama.cpp on the GGUF).
     real = {row["evaluator"] for row in store.runs(model=REAL, status="finished")}
     assert real == {"loglik", "chat", "modes"}
@@ -35,7 +53,14 @@ def test_demo_runs_a_real_model_through_every_evaluator_and_publishes_every_kind
     assert {row["evaluator"] for row in store.runs(model="tiny-llama")} == {"loglik", "agent"}
     reference = store.runs(model="reference-solution")
     assert len(reference) == 1 and reference[0]["extra"][RunKey.REFERENCE_RUN]
+    # The stage times are printed, and where the site is.
+    assert "stage times" in demo["stdout"] and "models: the tiny model and SmolLM2-135M-Instruct" in demo["stdout"]
+    assert str(demo["site"]) in demo["stdout"]
 
+
+@on_the_demo
+def test_demo_publishes_every_kind_of_page(demo):
+    site = demo["site"]
     # Every kind of page: leaderboard, benchmarks, models, runs, gallery with screenshots, a diff page.
     assert REAL in (site / "index.html").read_text()
     assert {p.stem for p in (site / "benchmarks").glob("*.html")} >= {"base-bench", "base-evals", "banana-benchmark"}
@@ -47,11 +72,9 @@ def test_demo_runs_a_real_model_through_every_evaluator_and_publishes_every_kind
     diffs = sorted(p.name for p in (site / "diffs").glob("*--vs--*.html"))
     assert len(diffs) == 1 and diffs[0].startswith(f"tiny-llama--vs--{REAL}")
     assert "BananaMind Base Bench 1.1" in (site / "diffs" / diffs[0]).read_text()
-    # The stage times are printed, and where the site is.
-    assert "stage times" in r.stdout and "models: the tiny model and SmolLM2-135M-Instruct" in r.stdout
-    assert str(site) in r.stdout
 
 
+@pytest.mark.slow
 def test_tiny_mode_fetches_nothing_and_uses_the_tiny_model_everywhere(tmp_path):
     from evaluators import demo
 

@@ -16,7 +16,7 @@ import pytest
 
 from evaluators.core.runs import sha256_file
 from evaluators.core.store import Store
-from tests.conftest import REPO, cli_env, run_cli
+from tests.conftest import REPO, cli_env, run_cli, run_cli_process
 from tests.test_loglik_data import official_shaped, write
 
 pytestmark = pytest.mark.slow
@@ -239,17 +239,18 @@ def test_hub_data_gated_base_bench_and_public_base_evals(tiny_model, tmp_path):
             gated=True)
         hub.add_token(token)
         hub.add_repo("someone/base-evals", SAMPLES / "base-evals", repo_type="dataset")
-        env = hub.env(tmp_path)
+        env = hub.env(tmp_path)  # read by huggingface_hub when imported: a fresh process per call
         base = ["loglik", "run", "--model", tiny_model["path"], "--name", "t", "--results", str(tmp_path / "results"),
                 "--device", "cpu", "--threads", "1"]
-        proc = run_cli(*base, "--bench", "base-bench", env={**env, "HF_TOKEN": ""})
+        proc = run_cli_process(*base, "--bench", "base-bench", env={**env, "HF_TOKEN": ""})
         assert proc.returncode == 2 and "gated" in proc.stderr and "HF_TOKEN" in proc.stderr
         assert not (tmp_path / "results" / "runs").exists()
-        proc = run_cli(*base, "--bench", "base-bench", "--out-dir", str(tmp_path / "bb"), env={**env, "HF_TOKEN": token})
+        proc = run_cli_process(*base, "--bench", "base-bench", "--out-dir", str(tmp_path / "bb"),
+                               env={**env, "HF_TOKEN": token})
         assert proc.returncode == 0, proc.stderr
         rep = load_report(tmp_path / "bb")
         assert rep["dataset"]["source"] == f"BananaMind/BananaMind-Base-Bench-1.1@{commit}"
-        proc = run_cli(*base, "--bench", "base-evals:tiny_pythonio,tiny_openbookqa", "--data", "someone/base-evals",
+        proc = run_cli_process(*base, "--bench", "base-evals:tiny_pythonio,tiny_openbookqa", "--data", "someone/base-evals",
                        "--out-dir", str(tmp_path / "ev"), "--add-bos", "--limit", "2", env={**env, "HF_TOKEN": ""})
         assert proc.returncode == 0, proc.stderr
         combined = load_report(tmp_path / "ev")

@@ -44,6 +44,7 @@ def item_rows(results: Path) -> list[tuple]:
         "SELECT item_id, count(*) FROM attempts GROUP BY item_id ORDER BY item_id").rows
 
 
+@pytest.mark.slow
 def test_kill9_then_resume_gives_identical_results_and_no_duplicates(results):
     reference = fake(results.parent / "ref", "m", 12)
     assert reference.returncode == 0, reference.stderr
@@ -66,6 +67,7 @@ def test_kill9_then_resume_gives_identical_results_and_no_duplicates(results):
     assert st.scores(st.runs()[0]["run_id"])[0]["value"] == ref.scores(ref.runs()[0]["run_id"])[0]["value"]
 
 
+@pytest.mark.slow
 def test_resume_with_different_signature_is_refused_naming_the_field(results):
     proc = start_fake(results, "m", 10, "--sleep", "0.2")
     wait_for_items(proc, 2)
@@ -80,6 +82,7 @@ def test_resume_with_different_signature_is_refused_naming_the_field(results):
     assert len(Store(results).runs()) == 2
 
 
+@pytest.mark.slow
 def test_lock_blocks_a_second_run_and_is_recovered_after_kill9(results):
     holder = start_fake(results, "m", 100, "--sleep", "0.2")
     wait_for_items(holder, 1)
@@ -95,6 +98,7 @@ def test_lock_blocks_a_second_run_and_is_recovered_after_kill9(results):
     assert not list((results / "locks").glob("*.lock"))  # cleaned up on exit
 
 
+@pytest.mark.slow
 def test_sigterm_keeps_finished_items_and_marks_run_interrupted(results):
     proc = start_fake(results, "m", 50, "--sleep", "0.2")
     wait_for_items(proc, 3)

@@ -185,6 +185,7 @@ for i in range(int(sys.argv[3])):
 """
 
 
+@pytest.mark.slow
 def test_two_writer_processes_both_complete(tmp_path):
     procs = [
         subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), f"w{k}", "60"], env=cli_env(), cwd=REPO,

@@ -22,9 +22,10 @@ from evaluators.agent import limits as limits_mod
 from evaluators.agent import verifyspec
 from evaluators.agent.verifyspec import VerifySpec
 from evaluators.core.errors import BadInput, located
+from evaluators.core.shipped import shipped
 
 ENV_TASKS = "BANANABENCH_AGENT_TASKS"
-DEFAULT_TASKS_DIR = Path(__file__).resolve().parents[2] / "tasks" / "agent"  # the project's own tasks
+DEFAULT_TASKS_DIR = shipped("tasks/agent")  # the project's own tasks
 TASK_FILE = "task.toml"
 # Files and folders that never belong to a task's identity (editor and build droppings).
 _IGNORED = {"__pycache__", ".pytest_cache", ".mypy_cache", ".DS_Store", "node_modules", "target"}

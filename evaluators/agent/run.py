@@ -94,8 +94,10 @@ def _validate(opts: AgentRunOptions) -> None:
         raise BadInput("--workspace-mb must be 0 (no limit) or a size in MiB")
 
 
-def dry_run(opts: AgentRunOptions, config: BenchConfig, out=sys.stdout) -> int:
-    """Print the attempts a run would make, with their limits, without touching podman or the server."""
+def dry_run(opts: AgentRunOptions, config: BenchConfig, out=None) -> int:
+    """Print the attempts a run would make, with their limits, without touching podman or the server.
+    `out` defaults to the `sys.stdout` of the call, not of the import (a caller may have redirected it)."""
+    out = out or sys.stdout
     tasks = select_tasks(opts)
     cli = _cli_limits(opts)
     print(f"{len(tasks)} task(s) x {opts.attempts} attempt(s) = {len(tasks) * opts.attempts} attempt(s) "

@@ -6,11 +6,12 @@ real extraction, unanswered and truncated answers counted apart. With `--tiny` t
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
+from evaluators.core.shipped import shipped
+
 TITLE = "chat: the built-in chat benchmarks' sample questions, the main model served by llama.cpp"
-SAMPLES = Path(__file__).resolve().parents[2] / "tasks" / "samples" / "chat"
+SAMPLES = shipped("tasks/samples/chat")
 
 
 def run(ctx: Any) -> None:

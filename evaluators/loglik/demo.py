@@ -7,11 +7,12 @@ is `tasks/samples/<id>/` (its data file, or the manifest and split files).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
+from evaluators.core.shipped import shipped
+
 TITLE = "loglik: the built-in benchmarks on their sample data (transformers)"
-SAMPLES = Path(__file__).resolve().parents[2] / "tasks" / "samples"
+SAMPLES = shipped("tasks/samples")
 
 
 def run(ctx: Any) -> None:

@@ -32,6 +32,7 @@ from evaluators.core.atomic import require_writable
 from evaluators.core.contract import AttemptKey
 from evaluators.core.errors import BadInput
 from evaluators.core.export import EXPORT_TABLES, export_store
+from evaluators.core.shipped import shipped
 from evaluators.core.store import Store
 from evaluators.publish import apps, artifacts, fmt
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
@@ -41,7 +42,7 @@ from evaluators.publish.views import Attempt, Leaderboard, RunSummary
 
 log = logging.getLogger("bananabench")
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = shipped("templates")
 MARKER = ".bananabench-site"
 
 
@@ -377,8 +378,8 @@ def publish(store: Store, out: str | os.PathLike, *, private: bool = False, incl
     out = Path(out)
     templates = Path(templates) if templates else TEMPLATES
     if not (templates / "leaderboard.html.j2").is_file():
-        raise BadInput(f"{templates}: not a templates folder (no leaderboard.html.j2); run bananabench from a "
-                       f"checkout (pip install -e .) or pass --templates DIR")
+        raise BadInput(f"{templates}: not a templates folder (no leaderboard.html.j2); pass --templates DIR "
+                       f"(a checkout's templates/, or those an installed bananabench ships)")
     _prepare_out(out)
     require_writable(out.parent, "--out")  # the new site is built beside the old one, then swapped in
     if out.exists():
