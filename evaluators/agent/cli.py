@@ -8,6 +8,7 @@ import importlib.util
 import json
 import os
 import sys
+from pathlib import Path
 
 from evaluators.core import cliargs
 from evaluators.core.contract import Metric, RunStatus
@@ -120,6 +121,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--write-tests", action="store_true",
                    help="write the tests the solution passed into each task's [verify] tests")
     p.set_defaults(func=cmd_validate)
+
+    p = verbs.add_parser("snapshot", help="(re)build a project's snapshot from a local clone",
+                         description="Pack exactly the commits that the tasks pin in [repo] snapshot = OWNER+NAME "
+                                     "(their trees, no history) from a local clone into the tasks root's "
+                                     "repos/OWNER+NAME.pack.")
+    p.add_argument("name", metavar="OWNER+NAME", help="the snapshot, as the tasks name it")
+    p.add_argument("--from", dest="git_dir", required=True, metavar="GITDIR", help="a clone holding the commits")
+    p.add_argument("--tasks-dir", metavar="DIR", default=None)
+    p.set_defaults(func=cmd_snapshot)
 
     p = verbs.add_parser("backfill", help="recompute token and compaction metrics from saved event streams",
                          description="Recompute the event-derived metrics of agent attempts from their "
@@ -274,6 +284,18 @@ def cmd_validate(args) -> int:
                 print("     solution verify output: " + result.solution.run.log.strip()[-600:].replace("\n", "\n     "))
     print(f"{len(tasks) - bad}/{len(tasks)} task(s) valid", file=sys.stderr)
     return 2 if bad else 0
+
+
+def cmd_snapshot(args) -> int:
+    from evaluators.agent import datasets, snapshots
+
+    root = datasets.tasks_root(args.tasks_dir)
+    if not datasets.SNAPSHOT_NAME.match(args.name):
+        raise BadInput(f"OWNER+NAME: {args.name!r} is not of the form owner+name")
+    dest = snapshots.path_of(root, args.name)
+    made = snapshots.build(Path(args.git_dir), snapshots.pinned(datasets.load_tasks(root), args.name), dest)
+    print(f"{dest}: {made['commits']} commit(s), {made['objects']} object(s), {made['bytes'] / 1024:.0f} KiB")
+    return 0
 
 
 def cmd_backfill(args) -> int:
