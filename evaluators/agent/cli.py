@@ -109,7 +109,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_lint)
 
     p = verbs.add_parser("validate", help="check that tasks fail on their start state and pass with their solution",
-                         description="Each selected task must fail on its start state and pass with solution/ "
+                         description="Each selected task must fail on its start state and pass with solution/, "
+                                     "each side verified --runs times: every expected test proven fail-to-pass or "
+                                     "pass-to-pass, none flaky, at least one fail-to-pass "
                                      "(manual tasks: the solution's smoke check passes and its page loads "
                                      "without errors). Uses podman; --native runs on the host WITHOUT isolation "
                                      "(trusted tasks only).")
@@ -119,7 +121,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--image", default=None, help="sandbox image (podman mode)")
     p.add_argument("--json", action="store_true", help="print one JSON line per task (with per-test outcomes)")
     p.add_argument("--write-tests", action="store_true",
-                   help="write the tests the solution passed into each task's [verify] tests")
+                   help="write the proven fail_to_pass / pass_to_pass tests (and the flaky ones left out) into "
+                        "each task's [verify]")
+    p.add_argument("--runs", type=cliargs.positive_int, default=3, metavar="N",
+                   help="verify each side N times; a test whose outcome changes is flaky (default 3)")
     p.set_defaults(func=cmd_validate)
 
     p = verbs.add_parser("snapshot", help="(re)build a project's snapshot from a local clone",
@@ -269,10 +274,11 @@ def cmd_validate(args) -> int:
         runner, owner_ids = v.PodmanRunner(sandbox), podman.owner_ids()
     bad = 0
     for task in tasks:
-        result = v.validate_task(task, runner, owner_ids)
-        if args.write_tests and result.solution is not None:
-            ids = v.write_tests(task, result)
-            print(f"{task.id}: wrote {len(ids)} test id(s) into [verify] tests", file=sys.stderr)
+        result = v.validate_task(task, runner, owner_ids, runs=args.runs)
+        if args.write_tests and result.proof is not None:
+            proof = v.write_tests(task, result)
+            print(f"{task.id}: wrote {len(proof.fail_to_pass)} fail_to_pass, {len(proof.pass_to_pass)} pass_to_pass "
+                  f"and {len(proof.flaky)} flaky test id(s) into [verify]", file=sys.stderr)
             task = datasets.load_task(task.dir, root)
             v.rejudge(task, result)
         bad += not result.ok
