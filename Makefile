@@ -48,10 +48,10 @@ test: system-deps venv pi
 lint: venv
 	$(VENV)/bin/ruff check evaluators tests benchmarks
 
-## Check every agent task in the podman sandbox: it must fail on its start state and pass with its solution.
+## Prove every agent task changed since the ledger (tasks/agent/validated.json) in the podman sandbox, and record it.
 validate-tasks: system-deps venv pi
 	$(VENV)/bin/bananabench agent lint
-	$(VENV)/bin/bananabench agent validate
+	$(VENV)/bin/bananabench agent validate --record
 
 ## Regenerate the CLI and schema sections of README.md from the code.
 docs: venv

@@ -125,6 +125,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "each task's [verify]")
     p.add_argument("--runs", type=cliargs.positive_int, default=3, metavar="N",
                    help="verify each side N times; a test whose outcome changes is flaky (default 3)")
+    p.add_argument("--force", action="store_true",
+                   help="validate tasks that the ledger (validated.json) holds as proven under today's code too")
+    p.add_argument("--record", action="store_true",
+                   help="write the results into the ledger (make validate-tasks does)")
     p.set_defaults(func=cmd_validate)
 
     p = verbs.add_parser("snapshot", help="(re)build a project's snapshot from a local clone",
@@ -255,11 +259,22 @@ def cmd_lint(args) -> int:
 def cmd_validate(args) -> int:
     from evaluators.agent import datasets
     from evaluators.agent import validate as v
+    from evaluators.agent.ledger import Ledger
 
     root = datasets.tasks_root(args.tasks_dir)
     tasks = datasets.select(datasets.load_tasks(root), only=args.globs)
     if not tasks:
         raise BadInput(f"no task under {root} matches {args.globs}")
+    ledger, sandbox = Ledger(root), "native" if args.native else "podman"
+    held = [] if args.force else [t for t in tasks if ledger.holds(t, sandbox)]
+    tasks = [t for t in tasks if t not in held]
+    if held:
+        print(f"{len(held)} task(s) proven in the ledger under today's code and toolchains, skipped "
+              f"(--force validates them): {', '.join(t.id for t in held[:5])}{' ...' if len(held) > 5 else ''}",
+              file=sys.stderr)
+    if not tasks:
+        print(f"{len(held)}/{len(held)} task(s) valid (ledger)", file=sys.stderr)
+        return 0
     if args.native:
         print("validate --native: running task commands on this host WITHOUT isolation (trusted tasks only)",
               file=sys.stderr)
@@ -282,13 +297,17 @@ def cmd_validate(args) -> int:
             task = datasets.load_task(task.dir, root)
             v.rejudge(task, result)
         bad += not result.ok
+        if args.record:
+            ledger.record(task, sandbox, result)
+            ledger.save()
         if args.json:
             print(json.dumps(result.as_json()))
         else:
             print(f"{'ok  ' if result.ok else 'FAIL'} {task.id}: {result.describe()} ({result.seconds:.1f} s)")
             if not result.ok and result.solution is not None and not result.solution.passed:
                 print("     solution verify output: " + result.solution.run.log.strip()[-600:].replace("\n", "\n     "))
-    print(f"{len(tasks) - bad}/{len(tasks)} task(s) valid", file=sys.stderr)
+    print(f"{len(tasks) - bad}/{len(tasks)} task(s) valid" + (f" (and {len(held)} in the ledger)" if held else ""),
+          file=sys.stderr)
     return 2 if bad else 0
 
 

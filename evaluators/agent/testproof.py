@@ -64,3 +64,12 @@ def prove(start: Sequence[Records], solution: Sequence[Records]) -> Proof:
         else:
             proof.broken.append(test)
     return proof
+
+
+def target_tests(spec: VerifySpec, records: Records) -> dict[str, int] | None:
+    """An attempt's counts: fail-to-pass tests it fixed, pass-to-pass tests it broke (None without the lists)."""
+    if not spec.fail_to_pass:
+        return None
+    passed = {t for t in spec.tests if getattr(records.get(t), "outcome", None) == "passed"}
+    return {"fixed": len(passed & set(spec.fail_to_pass)), "fail_to_pass": len(spec.fail_to_pass),
+            "broke": len(set(spec.pass_to_pass) - passed), "pass_to_pass": len(spec.pass_to_pass)}
