@@ -131,6 +131,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write the results into the ledger (make validate-tasks does)")
     p.set_defaults(func=cmd_validate)
 
+    p = verbs.add_parser("measure", help="measure real-issue tasks: fix size, repository size, tags, proven tests",
+                         description="One line per task with a solution.patch: the project, the source files, "
+                                     "lines and places its fix changes, the lines of source in its start state, the "
+                                     "size and difficulty tags the rule gives (tasks/agent/README.md), the issue and "
+                                     "fix dates, and the proven fail-to-pass, pass-to-pass and flaky test counts.")
+    p.add_argument("globs", nargs="*", metavar="GLOB", help="task ids (globs); default all")
+    p.add_argument("--tasks-dir", metavar="DIR", default=None)
+    p.add_argument("--json", action="store_true", help="one JSON object per task")
+    p.add_argument("--write-tags", action="store_true", help="set each task's size and difficulty tags by the rule")
+    p.set_defaults(func=cmd_measure)
+
     p = verbs.add_parser("snapshot", help="(re)build a project's snapshot from a local clone",
                          description="Pack exactly the commits that the tasks pin in [repo] snapshot = OWNER+NAME "
                                      "(their trees, no history) from a local clone into the tasks root's "
@@ -309,6 +320,46 @@ def cmd_validate(args) -> int:
     print(f"{len(tasks) - bad}/{len(tasks)} task(s) valid" + (f" (and {len(held)} in the ledger)" if held else ""),
           file=sys.stderr)
     return 2 if bad else 0
+
+
+def cmd_measure(args) -> int:
+    from collections import Counter
+
+    from evaluators.agent import datasets, measure
+    from evaluators.core import atomic
+
+    root = datasets.tasks_root(args.tasks_dir)
+    tasks = datasets.select(datasets.load_tasks(root), only=args.globs)
+    rows, changed = [], 0
+    for task in tasks:
+        size = measure.measure(task)
+        if size is None:
+            continue
+        rows.append(measure.row(task, size))
+        tags = measure.expected_tags(task, size)
+        if args.write_tags and tags != list(task.tags):
+            path = task.dir / datasets.TASK_FILE
+            atomic.write_text(path, measure.set_tags(path.read_text(encoding="utf-8"), tags), overwrite=True)
+            changed += 1
+    if not rows:
+        raise BadInput(f"no task under {root} matching {args.globs or 'any id'} has a solution.patch to measure")
+    if args.json:
+        for r in rows:
+            print(json.dumps(r))
+    else:
+        print(f"{'task':52s} {'project':30s} files lines places  repo  size  difficulty (tagged)  issue      fix"
+              f"        f2p  p2p flaky")
+        for r in rows:
+            print(f"{r['task']:52s} {r['project']:30s} {r['files']:5d} {r['lines']:5d} {r['places']:6d} "
+                  f"{r['repository'] / 1000:4.0f}k {r['size']:5s} {r['difficulty']:10s} ({r['tagged']:12s}) "
+                  f"{r['issue_date'] or '?':10s} {r['fix_date'] or '?':10s} {r['fail_to_pass']:4d} "
+                  f"{r['pass_to_pass']:4d} {r['flaky']:5d}")
+        histogram = Counter(r["difficulty"] for r in rows)
+        print("difficulty: " + ", ".join(f"{d} {histogram[d]}" for d in measure.DIFFICULTIES) + "; size: "
+              + ", ".join(f"{s} {n}" for s, n in sorted(Counter(r["size"] for r in rows).items())))
+    if args.write_tags:
+        print(f"{changed} task(s) re-tagged", file=sys.stderr)
+    return 0
 
 
 def cmd_snapshot(args) -> int:

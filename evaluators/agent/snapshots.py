@@ -9,7 +9,6 @@ of its content, so a commit found in the unpacked snapshot under the pinned id i
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import shutil
 import subprocess
@@ -17,6 +16,7 @@ import tarfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from evaluators.agent import ghimport
 from evaluators.core import atomic
 from evaluators.core.errors import BadInput, EvaluationFailure
 
@@ -82,7 +82,8 @@ def _unpacked(pack: Path, cache: Path) -> Path:
 
 
 def extract(pack: Path, commit: str, dest: Path, cache: Path, *, exclude: Iterable[str] = ()) -> None:
-    """Write the tree of `commit` from the snapshot `pack` into the new folder `dest`, leaving out `exclude` globs."""
+    """Write the tree of `commit` from the snapshot `pack` into the new folder `dest`, leaving out `exclude` globs
+    (a glob matching a folder leaves out all of it; top-level licence files always stay, as import-pr keeps them)."""
     if not pack.is_file():
         raise BadInput(f"{pack}: snapshot not found (build it: bananabench agent snapshot {pack.stem} --from GITDIR)")
     bare = _unpacked(pack, cache)
@@ -95,14 +96,8 @@ def extract(pack: Path, commit: str, dest: Path, cache: Path, *, exclude: Iterab
     dest.mkdir(parents=True)
     with tarfile.open(fileobj=archive.stdout, mode="r|") as tar:
         for member in tar:
-            if not _excluded(member.name, patterns):
+            if not ghimport.excluded(member.name, patterns):
                 tar.extract(member, dest, filter="tar")
     if archive.wait() != 0:
         raise EvaluationFailure(f"git archive {commit} from {pack} failed")
 
-
-def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
-    """`path` or one of its folders matches a pattern (`docs` leaves out `docs/**`)."""
-    parts = path.rstrip("/").split("/")
-    prefixes = ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
-    return any(fnmatch.fnmatchcase(p, pattern) for p in prefixes for pattern in patterns)
