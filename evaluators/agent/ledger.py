@@ -15,6 +15,7 @@ import functools
 import hashlib
 import json
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -72,9 +73,11 @@ def key(task: Task) -> str:
 class Ledger:
     def __init__(self, root: Path):
         self.path = root / FILE
-        self.entries: dict[str, dict[str, Any]] = {}
-        if self.path.is_file():
-            self.entries = json.loads(self.path.read_text(encoding="utf-8")).get("tasks", {})
+        self.entries = self._read()
+        self._changed: dict[str, dict[str, Any] | None] = {}  # what this process recorded (None: forgotten)
+
+    def _read(self) -> dict[str, dict[str, Any]]:
+        return json.loads(self.path.read_text(encoding="utf-8")).get("tasks", {}) if self.path.is_file() else {}
 
     def holds(self, task: Task, sandbox: str) -> bool:
         """The task was proven with its current files, code and toolchain, in `sandbox` or a stricter one."""
@@ -85,6 +88,7 @@ class Ledger:
         """Enter a valid result (replacing an entry made in a weaker sandbox only); forget an invalid one."""
         if not result.ok:
             self.entries.pop(task.id, None)
+            self._changed[task.id] = None
             return
         old = self.entries.get(task.id)
         if old and old["key"] == key(task) and old["sandbox"] == "podman" and sandbox == "native":
@@ -97,9 +101,20 @@ class Ledger:
             **({"fail_to_pass": len(proof.fail_to_pass), "pass_to_pass": len(proof.pass_to_pass),
                 "flaky": len(proof.flaky), "broken": len(proof.broken)} if proof is not None else {}),
         }
+        self._changed[task.id] = self.entries[task.id]
 
     def save(self) -> None:
-        data = {"about": "tasks proven by `bananabench agent validate --record` (make validate-tasks); "
-                         "see evaluators/agent/ledger.py", "tasks": dict(sorted(self.entries.items()))}
-        atomic.write_text(self.path, json.dumps(data, indent=1) + "\n", overwrite=True)
-        self.path.chmod(0o644)  # a file of the repository
+        """Write this process's results into the file as it is now (another validation may have added its own)."""
+        lock = Path(tempfile.gettempdir()) / f"bananabench-ledger-{hashlib.sha256(bytes(self.path.resolve())).hexdigest()[:16]}.lock"
+        with atomic.file_lock(lock):
+            entries = self._read()
+            for task_id, entry in self._changed.items():
+                if entry is None:
+                    entries.pop(task_id, None)
+                else:
+                    entries[task_id] = entry
+            data = {"about": "tasks proven by `bananabench agent validate --record` (make validate-tasks); "
+                             "see evaluators/agent/ledger.py", "tasks": dict(sorted(entries.items()))}
+            atomic.write_text(self.path, json.dumps(data, indent=1) + "\n", overwrite=True)
+            self.path.chmod(0o644)  # a file of the repository
+            self.entries = entries
