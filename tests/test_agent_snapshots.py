@@ -178,6 +178,12 @@ def test_proof_classifies_every_test_from_the_runs_of_both_sides():
     assert counts == {"fixed": 1, "fail_to_pass": 2, "broke": 1, "pass_to_pass": 2}
     assert target_tests_words(counts) == "fixed 1 of 2 target tests, broke 1 of 2"
     assert testproof.target_tests(parse({"runner": "pytest", "tests": ["a"]}, err), {}) is None
+    from evaluators.core.contract import AttemptKey
+    from evaluators.publish.views import Attempt
+    shown = Attempt(run_id="r", item_id="issue/bugfix/x", attempt=1, status="failed", correct=False, score=0.0,
+                    prediction=None, reference=None, category=None, difficulty=None, wall_s=1.0,
+                    extra={AttemptKey.TARGET_TESTS: counts})
+    assert shown.target_tests == "fixed 1 of 2 target tests, broke 1 of 2"  # the attempt page and the report
 
 
 @pytest.mark.parametrize("verify, message", [
