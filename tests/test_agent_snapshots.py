@@ -167,6 +167,7 @@ def test_proof_classifies_every_test_from_the_runs_of_both_sides():
     proof = testproof.prove(start, solution)
     assert proof.fail_to_pass == ["a", "e"] and proof.pass_to_pass == ["b"]
     assert proof.flaky == {"c": "start 2/3 passed"} and proof.broken == ["d"]  # d: missing in two runs = not passed
+    assert proof.unrun == ["e"]  # in no start record: it never ran there
     err = lambda key, message: BadInput(f"{key}: {message}")  # noqa: E731
     spec = parse({"runner": "pytest", "fail_to_pass": ["a", "b"], "pass_to_pass": ["c", "e"]}, err)
     assert spec.tests == ("a", "b", "c", "e")

@@ -99,7 +99,8 @@ class Ledger:
             toolchain(task.verify.runner), "seconds": round(result.seconds, 1),
             "validated": time.strftime("%Y-%m-%d", time.gmtime()),
             **({"fail_to_pass": len(proof.fail_to_pass), "pass_to_pass": len(proof.pass_to_pass),
-                "flaky": len(proof.flaky), "broken": len(proof.broken)} if proof is not None else {}),
+                "flaky": len(proof.flaky), "broken": len(proof.broken), "unrun_at_start": len(proof.unrun)}
+               if proof is not None else {}),
         }
         self._changed[task.id] = self.entries[task.id]
 

@@ -5,7 +5,8 @@ default). A test that fails in every start run and passes in every solution run 
 is what makes it pass. One that passes in every run of both sides is pass-to-pass. A test whose outcome
 changes between runs of the same side is flaky: its verdict would be luck, so it is reported and left out.
 One that never passes with the solution (or passes at the start and fails with the fix) is broken there:
-reported, never silently dropped. A test missing from a run's record counts as not passed in that run.
+reported, never silently dropped. A test missing from a run's record counts as not passed in that run; the
+fail-to-pass tests that never ran at the start (a failed build, a process that died first) are named apart.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ class Proof:
     pass_to_pass: list[str] = field(default_factory=list)
     flaky: dict[str, str] = field(default_factory=dict)  # test -> which side changed, e.g. "solution 2/3 passed"
     broken: list[str] = field(default_factory=list)  # never pass with the solution, or regress with it
+    # fail-to-pass tests absent from every start record: they never ran there (the build failed, or the test
+    # process died first, e.g. a panic in a Go test binary), so the start proves less about them
+    unrun: list[str] = field(default_factory=list)
 
     def problems(self, spec: VerifySpec) -> list[str]:
         """Why the task's expected tests are not proven (empty when they are)."""
@@ -59,6 +63,8 @@ def prove(start: Sequence[Records], solution: Sequence[Records]) -> Proof:
             proof.flaky[test] = ", ".join(changing)
         elif all(after) and not any(before):
             proof.fail_to_pass.append(test)
+            if all(test not in run for run in start):
+                proof.unrun.append(test)
         elif all(after) and all(before):
             proof.pass_to_pass.append(test)
         else:

@@ -92,6 +92,9 @@ class Validation:
         if self.proof is not None and not self.manual:
             proof = self.proof
             parts.append(f"proven: {len(proof.fail_to_pass)} fail-to-pass, {len(proof.pass_to_pass)} pass-to-pass")
+            if proof.unrun:
+                parts.append(f"{len(proof.unrun)} of the fail-to-pass never ran at the start (its build failed or "
+                             f"its test process ended before them; first: {proof.unrun[0]})")
             if proof.flaky:
                 first = next(iter(proof.flaky))
                 parts.append(f"{len(proof.flaky)} flaky, left out (first: {first}: {proof.flaky[first]})")
@@ -116,7 +119,8 @@ class Validation:
                 out[side] = check.run.verdict.details()
         if self.proof is not None:
             out["proof"] = {"fail_to_pass": self.proof.fail_to_pass, "pass_to_pass": self.proof.pass_to_pass,
-                            "flaky": self.proof.flaky, "broken": self.proof.broken, "unproven": self.unproven}
+                            "flaky": self.proof.flaky, "broken": self.proof.broken, "unrun": self.proof.unrun,
+                            "unproven": self.unproven}
         return out
 
 
