@@ -57,10 +57,10 @@ check: venv
 lint: venv
 	$(VENV)/bin/ruff check evaluators tests benchmarks
 
-## Check every agent task in the podman sandbox: it must fail on its start state and pass with its solution.
+## Prove every agent task changed since the ledger (tasks/agent/validated.json) in the podman sandbox, and record it.
 validate-tasks: system-deps venv pi
 	$(VENV)/bin/bananabench agent lint
-	$(VENV)/bin/bananabench agent validate
+	$(VENV)/bin/bananabench agent validate --record
 
 ## Regenerate docs/cli.md (from the parsers) and the schema in docs/store.md (from the migrations).
 docs: venv

@@ -1,8 +1,8 @@
 """The task importers against real local git repositories and local stand-ins for GitHub and Advent of Code.
 
-import-pr (API mode and local-clone mode, offline with --prompt), scan-fixes and import-aoc run as the real CLI;
-the tasks they write must pass `agent lint` and `agent validate --native` (fail at the fix's parent, pass with the
-imported fix). One case imports a real project's fix (tests/fixtures/repos/, derived from tkem/cachetools).
+import-pr (API mode and local-clone mode, offline with --prompt: the task pins its project's snapshot), scan-fixes
+and import-aoc run as the real CLI; the tasks they write must pass `agent lint` (after `agent measure --write-tags`)
+and `agent validate --native` (fail at the fix's parent, pass with the imported fix). One case imports a real project's fix (tests/fixtures/repos/, derived from tkem/cachetools).
 """
 
 from __future__ import annotations
@@ -193,14 +193,30 @@ def test_import_pr_from_the_api_makes_a_valid_task(tmp_path, repo, github):
     written = run_cli("agent", "validate", "--native", "--write-tests", "--tasks-dir", str(tasks), env=cache)
     assert written.returncode == 0, written.stdout + written.stderr
     meta = tomllib.loads((task / "task.toml").read_text())
-    assert meta["verify"]["tests"] and all(t.startswith("tests.test_calc.") for t in meta["verify"]["tests"])
+    proven = meta["verify"]["fail_to_pass"] + meta["verify"]["pass_to_pass"]
+    assert "tests" not in meta["verify"] and all(t.startswith("tests.test_calc.") for t in proven)
+    assert meta["verify"]["fail_to_pass"] == ["tests.test_calc.T.test_cents"]
+    untagged = run_cli("agent", "lint", "--tasks-dir", str(tasks))
+    assert untagged.returncode == 2 and "measured difficulty tag" in untagged.stdout
+    tagged = run_cli("agent", "measure", "--write-tags", "--tasks-dir", str(tasks), env=cache)
+    assert tagged.returncode == 0 and "1 task(s) re-tagged" in tagged.stderr, tagged.stdout + tagged.stderr
+    assert tomllib.loads((task / "task.toml").read_text())["tags"] == ["python", "bugfix", "small", "real-issue",
+                                                                       "trivial"]
     assert run_cli("agent", "lint", "--tasks-dir", str(tasks)).returncode == 0
     validated = run_cli("agent", "validate", "--native", "--tasks-dir", str(tasks), env=cache)
     assert validated.returncode == 0, validated.stdout + validated.stderr
     assert "start state fails" in validated.stdout and "solution passes" in validated.stdout
 
 
-def test_import_from_a_local_clone_asks_github_only_for_the_issue(tmp_path, repo, github):
+def _start(tasks: Path, task_id: str, cache: Path, monkeypatch) -> Path:
+    """The start state an imported task materializes from its snapshot (as runs and validation do)."""
+    from evaluators.agent import datasets, repos
+
+    monkeypatch.setenv("BANANABENCH_AGENT_CACHE", str(cache))
+    return repos.checkout(datasets.load_task(tasks / task_id, tasks))
+
+
+def test_import_from_a_local_clone_asks_github_only_for_the_issue(tmp_path, repo, github, monkeypatch):
     tasks = tmp_path / "tasks"
     out = import_pr(tasks, github.url, "acme/calc", "12", "calc-cents-local", "--runner", "unittest",
                     "--commit", repo["fix"][:10], "--git", str(repo["path"]), "--kind", "feature")
@@ -209,15 +225,17 @@ def test_import_from_a_local_clone_asks_github_only_for_the_issue(tmp_path, repo
     task = tasks / "issue" / "feature" / "calc-cents-local"
     meta = tomllib.loads((task / "task.toml").read_text())
     assert meta["category"] == "issue/feature" and "feature" in meta["tags"]
-    assert "repo" not in meta  # the task stands alone: the parent's files are in workspace/
-    assert (task / "workspace" / "calc.py").read_text() == CALC_BUGGY
-    assert (task / "workspace" / "tests" / "test_calc.py").read_text() == TEST_BEFORE
-    assert not (task / "workspace" / ".git").exists()
+    assert meta["repo"] == {"snapshot": "acme+calc", "commit": repo["base"]}  # offline: the project's snapshot
+    assert not (task / "workspace").exists() and (tasks / "repos" / "acme+calc.pack").is_file()
+    start = _start(tasks, "issue/feature/calc-cents-local", tmp_path / "cache", monkeypatch)
+    assert (start / "calc.py").read_text() == CALC_BUGGY
+    assert (start / "tests" / "test_calc.py").read_text() == TEST_BEFORE
+    assert not (start / ".git").exists()
     assert meta["provenance"]["parent"] == repo["base"] and meta["provenance"]["license"] == "MIT"
     assert meta["provenance"]["commit_message"] == "Keep the cents in add_cents\n\nFixes #7."
 
 
-def test_import_with_a_prompt_file_needs_no_network(tmp_path, repo):
+def test_import_with_a_prompt_file_needs_no_network(tmp_path, repo, monkeypatch):
     tasks, prompt = tmp_path / "tasks", tmp_path / "prompt.md"
     prompt.write_text(PROMPT)
     dead = "http://127.0.0.1:9"  # nothing listens: any request would fail the import
@@ -230,10 +248,11 @@ def test_import_with_a_prompt_file_needs_no_network(tmp_path, repo):
     assert meta["title"] == "Cents go missing" and (task / "prompt.md").read_text() == PROMPT
     assert meta["provenance"]["issue"] == "https://github.com/acme/calc/issues/7" and "pull_request" not in meta["provenance"]
     assert meta["description"].endswith(f"/commit/{repo['fix']} (commit {repo['fix'][:12]})")
-    assert not (task / "workspace" / "docs").exists()
-    assert (task / "workspace" / "LICENSE").read_text() == MIT  # a licence file is never left out
-    assert (task / "workspace" / "NOTE.txt").read_text() == "offline\n"  # --prepare ran on the copied files
-    assert meta["provenance"]["prepare"] == ["echo offline > NOTE.txt"]
+    assert meta["repo"]["exclude"] == ["docs", "LICENSE"] and meta["repo"]["prepare"] == ["echo offline > NOTE.txt"]
+    start = _start(tasks, "issue/bugfix/calc-cents", tmp_path / "cache", monkeypatch)
+    assert not (start / "docs").exists()
+    assert (start / "LICENSE").read_text() == MIT  # a licence file is never left out
+    assert (start / "NOTE.txt").read_text() == "offline\n"  # --prepare ran in the checkout
     assert "repeats the commit message" not in out.stdout
     cache = {"BANANABENCH_AGENT_CACHE": str(tmp_path / "cache")}
     written = run_cli("agent", "validate", "--native", "--write-tests", "--tasks-dir", str(tasks), env=cache)
@@ -338,7 +357,7 @@ def test_scan_fixes_with_prs_lists_merged_pull_requests(tmp_path, repo):
 REAL_FIX = REPO / "tests" / "fixtures" / "repos" / "tkem-cachetools-fix-387.bundle"
 
 
-def test_import_a_real_fix_offline_and_validate_it(tmp_path):
+def test_import_a_real_fix_offline_and_validate_it(tmp_path, monkeypatch):
     """A real project's fix (tkem/cachetools, "Fix #387", parent and fix trees as published): scan-fixes finds it,
     import-pr makes a stand-alone task without any network, and the task fails at its start and passes with the fix."""
     clone = tmp_path / "cachetools"
@@ -364,15 +383,22 @@ def test_import_a_real_fix_offline_and_validate_it(tmp_path):
         "https://github.com/tkem/cachetools", "MIT", ["LICENSE"])
     assert provenance["issue"] == "https://github.com/tkem/cachetools/issues/387"
     assert provenance["commit_message"].startswith("Fix #387: Handle obj=None case")
-    assert (task / "workspace" / "LICENSE").is_file() and not (task / "workspace" / "docs").exists()
+    assert provenance["fix_date"] == subprocess.run(["git", "-C", str(clone), "log", "-1", "--format=%cs",
+                                                     found["commit"]], capture_output=True, text=True).stdout.strip()
+    start = _start(tasks, "issue/bugfix/cachetools-autospec", tmp_path / "cache", monkeypatch)
+    assert (start / "LICENSE").is_file() and not (start / "docs").exists()
     assert sorted(p.relative_to(task / "verify").as_posix() for p in (task / "verify").rglob("*.py")) == [
         "tests/test_cachedmethod.py"]
     written = run_cli("agent", "validate", "--native", "--write-tests", "--tasks-dir", str(tasks),
                       env={"BANANABENCH_AGENT_CACHE": str(tmp_path / "cache")})
     assert written.returncode == 0, written.stdout + written.stderr
     assert "tests/test_cachedmethod.py::AutospecTest::test_autospec_no_warnings failed" in written.stdout
-    tests = tomllib.loads((task / "task.toml").read_text())["verify"]["tests"]
-    assert "tests/test_cachedmethod.py::AutospecTest::test_autospec_no_warnings" in tests and len(tests) > 100
+    verify = tomllib.loads((task / "task.toml").read_text())["verify"]
+    assert verify["fail_to_pass"] == ["tests/test_cachedmethod.py::AutospecTest::test_autospec_no_warnings"]
+    assert len(verify["pass_to_pass"]) > 100
+    measured = run_cli("agent", "measure", "--write-tags", "--tasks-dir", str(tasks),
+                       env={"BANANABENCH_AGENT_CACHE": str(tmp_path / "cache")})
+    assert measured.returncode == 0 and "tkem/cachetools" in measured.stdout, measured.stderr
     assert run_cli("agent", "lint", "--tasks-dir", str(tasks)).returncode == 0
 
 

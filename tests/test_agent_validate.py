@@ -126,7 +126,7 @@ def test_pytest_task_with_a_src_layout_validates_natively(tmp_path: Path):
                solution={"src/pkg/__init__.py": "def double(x):\n    return 2 * x\n"})
     out = run_cli("agent", "validate", "--native", "--tasks-dir", str(root))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "start state fails (2 of 2 expected tests did not pass" in out.stdout
+    assert "start state fails in 3 runs (2 of 2 expected tests did not pass" in out.stdout
 
 
 def test_pytest_task_without_an_ini_file_validates_natively(tmp_path: Path):
@@ -142,4 +142,4 @@ def test_pytest_task_without_an_ini_file_validates_natively(tmp_path: Path):
                solution={"src/pkg/__init__.py": "def double(x):\n    return 2 * x\n"})
     out = run_cli("agent", "validate", "--native", "--tasks-dir", str(root))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "start state fails (1 of 1 expected test did not pass" in out.stdout
+    assert "start state fails in 3 runs (1 of 1 expected test did not pass" in out.stdout

@@ -11,7 +11,7 @@ import pytest
 
 from evaluators.agent import tamper
 from evaluators.agent.support.grader import stage
-from evaluators.agent.validate import set_tests
+from evaluators.agent.validate import drop_array, set_array
 from evaluators.agent.verdict import decide, read_records
 from evaluators.agent.verifyspec import VerifySpec, default_targets
 
@@ -114,15 +114,18 @@ def test_default_targets_from_the_hidden_files(tmp_path: Path):
     assert default_targets("node", tmp_path) == ["test/t.test.js"]
 
 
-def test_write_tests_rewrites_only_the_verify_tests_array():
+def test_write_tests_rewrites_only_the_verify_test_arrays():
     text = ('title = "x"\n\n[verify]\nrunner = "pytest"\ntests = [\n  "old[1]",  # a comment ]\n  \'b]\',\n]\n'
             'timeout_s = 60\n\n[agent]\ntests = 3\n')
-    out = set_tests(text, ["t.py::test_a[1-2]", 'odd "quote"'])
+    out = set_array(text, "tests", ["t.py::test_a[1-2]", 'odd "quote"'])
     data = tomllib.loads(out)
     assert data["verify"]["tests"] == ["t.py::test_a[1-2]", 'odd "quote"'] and data["agent"]["tests"] == 3
     assert data["verify"]["timeout_s"] == 60
-    added = tomllib.loads(set_tests('[verify]\nrunner = "go"\n', ["pkg::TestX"]))
-    assert added["verify"] == {"runner": "go", "tests": ["pkg::TestX"]}
+    added = tomllib.loads(set_array('[verify]\nrunner = "go"\n', "fail_to_pass", ["pkg::TestX"]))
+    assert added["verify"] == {"runner": "go", "fail_to_pass": ["pkg::TestX"]}
+    dropped = tomllib.loads(drop_array(text, "tests"))
+    assert dropped["verify"] == {"runner": "pytest", "timeout_s": 60} and dropped["agent"]["tests"] == 3
+    assert drop_array(text, "flaky") == text
 
 
 def _diff(tmp_path: Path, before: dict[str, bytes], after: dict[str, bytes]) -> bytes:

@@ -26,7 +26,7 @@ from typing import Any
 from evaluators.agent import events as events_mod
 from evaluators.agent import pi as pi_mod
 from evaluators.agent import podman as pm
-from evaluators.agent import tamper, verification, volumes
+from evaluators.agent import tamper, testproof, verification, volumes
 from evaluators.agent.containers import MAX_DIFF, Sandbox, Source, valid_png
 from evaluators.agent.datasets import Task
 from evaluators.agent.hosts import STAGE_FACTOR, Host, LocalSpace
@@ -150,6 +150,8 @@ def _work(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, started
         verdict = _verify(sandbox, task, space, attempt_dir)
         verify_s = time.monotonic() - t0
         extra["verdict"] = verdict.summary()
+        if (counts := testproof.target_tests(task.verify, verdict.tests)) is not None:
+            extra[AttemptKey.TARGET_TESTS] = counts
         if task.manual:
             status, score, correct = "manual", None, None
             extra["smoke_passed"] = verdict.passed

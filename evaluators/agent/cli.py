@@ -8,6 +8,7 @@ import importlib.util
 import json
 import os
 import sys
+from pathlib import Path
 
 from evaluators.core import cliargs
 from evaluators.core.contract import HELD, Metric, RunStatus
@@ -126,7 +127,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_lint)
 
     p = verbs.add_parser("validate", help="check that tasks fail on their start state and pass with their solution",
-                         description="Each selected task must fail on its start state and pass with solution/ "
+                         description="Each selected task must fail on its start state and pass with solution/, "
+                                     "each side verified --runs times: every expected test proven fail-to-pass or "
+                                     "pass-to-pass, none flaky, at least one fail-to-pass "
                                      "(manual tasks: the solution's smoke check passes and its page loads "
                                      "without errors). Uses podman; --native runs on the host WITHOUT isolation "
                                      "(trusted tasks only).")
@@ -136,8 +139,35 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--image", default=None, help="sandbox image (podman mode)")
     p.add_argument("--json", action="store_true", help="print one JSON line per task (with per-test outcomes)")
     p.add_argument("--write-tests", action="store_true",
-                   help="write the tests the solution passed into each task's [verify] tests")
+                   help="write the proven fail_to_pass / pass_to_pass tests (and the flaky ones left out) into "
+                        "each task's [verify]")
+    p.add_argument("--runs", type=cliargs.positive_int, default=3, metavar="N",
+                   help="verify each side N times; a test whose outcome changes is flaky (default 3)")
+    p.add_argument("--force", action="store_true",
+                   help="validate tasks that the ledger (validated.json) holds as proven under today's code too")
+    p.add_argument("--record", action="store_true",
+                   help="write the results into the ledger (make validate-tasks does)")
     p.set_defaults(func=cmd_validate)
+
+    p = verbs.add_parser("measure", help="measure real-issue tasks: fix size, repository size, tags, proven tests",
+                         description="One line per task with a solution.patch: the project, the source files, "
+                                     "lines and places its fix changes, the lines of source in its start state, the "
+                                     "size and difficulty tags the rule gives (tasks/agent/README.md), the issue and "
+                                     "fix dates, and the proven fail-to-pass, pass-to-pass and flaky test counts.")
+    p.add_argument("globs", nargs="*", metavar="GLOB", help="task ids (globs); default all")
+    p.add_argument("--tasks-dir", metavar="DIR", default=None)
+    p.add_argument("--json", action="store_true", help="one JSON object per task")
+    p.add_argument("--write-tags", action="store_true", help="set each task's size and difficulty tags by the rule")
+    p.set_defaults(func=cmd_measure)
+
+    p = verbs.add_parser("snapshot", help="(re)build a project's snapshot from a local clone",
+                         description="Pack exactly the commits that the tasks pin in [repo] snapshot = OWNER+NAME "
+                                     "(their trees, no history) from a local clone into the tasks root's "
+                                     "repos/OWNER+NAME.pack.")
+    p.add_argument("name", metavar="OWNER+NAME", help="the snapshot, as the tasks name it")
+    p.add_argument("--from", dest="git_dir", required=True, metavar="GITDIR", help="a clone holding the commits")
+    p.add_argument("--tasks-dir", metavar="DIR", default=None)
+    p.set_defaults(func=cmd_snapshot)
 
     p = verbs.add_parser("backfill", help="recompute token and compaction metrics from saved event streams",
                          description="Recompute the event-derived metrics of agent attempts from their "
@@ -280,11 +310,22 @@ def cmd_lint(args) -> int:
 def cmd_validate(args) -> int:
     from evaluators.agent import datasets
     from evaluators.agent import validate as v
+    from evaluators.agent.ledger import Ledger
 
     root = datasets.tasks_root(args.tasks_dir)
     tasks = datasets.select(datasets.load_tasks(root), only=args.globs)
     if not tasks:
         raise BadInput(f"no task under {root} matches {args.globs}")
+    ledger, sandbox = Ledger(root), "native" if args.native else "podman"
+    held = [] if args.force else [t for t in tasks if ledger.holds(t, sandbox)]
+    tasks = [t for t in tasks if t not in held]
+    if held:
+        print(f"{len(held)} task(s) proven in the ledger under today's code and toolchains, skipped "
+              f"(--force validates them): {', '.join(t.id for t in held[:5])}{' ...' if len(held) > 5 else ''}",
+              file=sys.stderr)
+    if not tasks:
+        print(f"{len(held)}/{len(held)} task(s) valid (ledger)", file=sys.stderr)
+        return 0
     if args.native:
         print("validate --native: running task commands on this host WITHOUT isolation (trusted tasks only)",
               file=sys.stderr)
@@ -299,21 +340,78 @@ def cmd_validate(args) -> int:
         runner, owner_ids = v.PodmanRunner(sandbox), podman.owner_ids()
     bad = 0
     for task in tasks:
-        result = v.validate_task(task, runner, owner_ids)
-        if args.write_tests and result.solution is not None:
-            ids = v.write_tests(task, result)
-            print(f"{task.id}: wrote {len(ids)} test id(s) into [verify] tests", file=sys.stderr)
+        result = v.validate_task(task, runner, owner_ids, runs=args.runs)
+        if args.write_tests and result.proof is not None:
+            proof = v.write_tests(task, result)
+            print(f"{task.id}: wrote {len(proof.fail_to_pass)} fail_to_pass, {len(proof.pass_to_pass)} pass_to_pass "
+                  f"and {len(proof.flaky)} flaky test id(s) into [verify]", file=sys.stderr)
             task = datasets.load_task(task.dir, root)
             v.rejudge(task, result)
         bad += not result.ok
+        if args.record:
+            ledger.record(task, sandbox, result)
+            ledger.save()
         if args.json:
             print(json.dumps(result.as_json()))
         else:
             print(f"{'ok  ' if result.ok else 'FAIL'} {task.id}: {result.describe()} ({result.seconds:.1f} s)")
             if not result.ok and result.solution is not None and not result.solution.passed:
                 print("     solution verify output: " + result.solution.run.log.strip()[-600:].replace("\n", "\n     "))
-    print(f"{len(tasks) - bad}/{len(tasks)} task(s) valid", file=sys.stderr)
+    print(f"{len(tasks) - bad}/{len(tasks)} task(s) valid" + (f" (and {len(held)} in the ledger)" if held else ""),
+          file=sys.stderr)
     return 2 if bad else 0
+
+
+def cmd_measure(args) -> int:
+    from collections import Counter
+
+    from evaluators.agent import datasets, measure
+    from evaluators.core import atomic
+
+    root = datasets.tasks_root(args.tasks_dir)
+    tasks = datasets.select(datasets.load_tasks(root), only=args.globs)
+    rows, changed = [], 0
+    for task in tasks:
+        size = measure.measure(task)
+        if size is None:
+            continue
+        rows.append(measure.row(task, size))
+        tags = measure.expected_tags(task, size)
+        if args.write_tags and tags != list(task.tags):
+            path = task.dir / datasets.TASK_FILE
+            atomic.write_text(path, measure.set_tags(path.read_text(encoding="utf-8"), tags), overwrite=True)
+            changed += 1
+    if not rows:
+        raise BadInput(f"no task under {root} matching {args.globs or 'any id'} has a solution.patch to measure")
+    if args.json:
+        for r in rows:
+            print(json.dumps(r))
+    else:
+        print(f"{'task':52s} {'project':30s} files lines places  repo  size  difficulty (tagged)  issue      fix"
+              f"        f2p  p2p flaky")
+        for r in rows:
+            print(f"{r['task']:52s} {r['project']:30s} {r['files']:5d} {r['lines']:5d} {r['places']:6d} "
+                  f"{r['repository'] / 1000:4.0f}k {r['size']:5s} {r['difficulty']:10s} ({r['tagged']:12s}) "
+                  f"{r['issue_date'] or '?':10s} {r['fix_date'] or '?':10s} {r['fail_to_pass']:4d} "
+                  f"{r['pass_to_pass']:4d} {r['flaky']:5d}")
+        histogram = Counter(r["difficulty"] for r in rows)
+        print("difficulty: " + ", ".join(f"{d} {histogram[d]}" for d in measure.DIFFICULTIES) + "; size: "
+              + ", ".join(f"{s} {n}" for s, n in sorted(Counter(r["size"] for r in rows).items())))
+    if args.write_tags:
+        print(f"{changed} task(s) re-tagged", file=sys.stderr)
+    return 0
+
+
+def cmd_snapshot(args) -> int:
+    from evaluators.agent import datasets, snapshots
+
+    root = datasets.tasks_root(args.tasks_dir)
+    if not datasets.SNAPSHOT_NAME.match(args.name):
+        raise BadInput(f"OWNER+NAME: {args.name!r} is not of the form owner+name")
+    dest = snapshots.path_of(root, args.name)
+    made = snapshots.build(Path(args.git_dir), snapshots.pinned(datasets.load_tasks(root), args.name), dest)
+    print(f"{dest}: {made['commits']} commit(s), {made['objects']} object(s), {made['bytes'] / 1024:.0f} KiB")
+    return 0
 
 
 def cmd_backfill(args) -> int:

@@ -30,23 +30,28 @@ TASK_FILE = "task.toml"
 # Files and folders that never belong to a task's identity (editor and build droppings).
 _IGNORED = {"__pycache__", ".pytest_cache", ".mypy_cache", ".DS_Store", "node_modules", "target"}
 _TOP_KEYS = {"title", "category", "tags", "grade", "verify", "agent", "repo", "screenshot", "network",
-             "description", "provenance"}
+             "description", "provenance", "asks_for"}
 # Where an imported task's code came from: the project, the fix commit and the licence it is under.
 _PROVENANCE_KEYS = {"repository", "commit", "parent", "license", "license_files", "issue", "pull_request",
-                    "commit_message", "prepare"}
+                    "commit_message", "prepare", "issue_date", "fix_date"}
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _PROVENANCE_LISTS = {"license_files", "prepare"}
 _PROVENANCE_REQUIRED = ("repository", "commit", "license")
 
 
 @dataclass(frozen=True)
 class RepoSpec:
-    """A pinned upstream repository the workspace starts from (cloned once on the host)."""
+    """A pinned upstream repository the workspace starts from: a snapshot of the corpus
+    (`tasks/agent/repos/<snapshot>.pack`, offline) at `commit`, or a clone of `url` at `rev`."""
 
-    url: str
-    rev: str
+    url: str | None = None
+    rev: str | None = None
+    snapshot: str | None = None
+    commit: str | None = None
     subdir: str | None = None
     patch: str | None = None
     prepare: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,7 @@ class Task:
     repo: RepoSpec | None = None
     screenshot: ScreenshotSpec | None = None
     provenance: dict[str, Any] = field(default_factory=dict)
+    asks_for: tuple[str, ...] = ()  # new API names the reported issue asks for (its prompt may name them)
     hash: str = ""
 
     @property
@@ -92,6 +98,11 @@ class Task:
     @property
     def solution_dir(self) -> Path:
         return self.dir / "solution"
+
+    @property
+    def root(self) -> Path:
+        """The tasks root this task was loaded from (its snapshots live in `repos/` there)."""
+        return self.dir.parents[self.id.count("/")]
 
     @property
     def checklist(self) -> Path | None:
@@ -191,6 +202,9 @@ def load_task(task_dir: str | os.PathLike, root: str | os.PathLike) -> Task:
     repo = _repo(data.get("repo"), err)
     screenshot = _screenshot(data.get("screenshot"), err)
     provenance = _provenance(data.get("provenance"), err)
+    asks_for = data.get("asks_for", [])
+    if not isinstance(asks_for, list) or not all(isinstance(n, str) and n for n in asks_for):
+        raise err("asks_for", "must be a list of the API names the issue asks for")
 
     prompt_path = task_dir / "prompt.md"
     if not prompt_path.is_file() or not prompt_path.read_text(encoding="utf-8").strip():
@@ -204,7 +218,7 @@ def load_task(task_dir: str | os.PathLike, root: str | os.PathLike) -> Task:
     return Task(
         id=task_id, category=dir_category, name=name, dir=task_dir, title=title.strip(), tags=tuple(tags),
         prompt=prompt_path.read_text(encoding="utf-8"), verify=verify, grade=grade, agent=agent, repo=repo,
-        screenshot=screenshot, provenance=provenance, hash=content_hash(task_dir),
+        screenshot=screenshot, provenance=provenance, asks_for=tuple(asks_for), hash=content_hash(task_dir),
     )
 
 
@@ -220,24 +234,43 @@ def _table(section: Any, name: str, known: Sequence[str], err, what: str = "a ta
     return section
 
 
+SNAPSHOT_NAME = re.compile(r"^[A-Za-z0-9_.-]+\+[A-Za-z0-9_.-]+$")
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+
+
 def _repo(section: Any, err) -> RepoSpec | None:
-    section = _table(section, "repo", ("url", "rev", "subdir", "patch", "prepare"), err, "a table with url and rev")
+    section = _table(section, "repo", ("snapshot", "commit", "url", "rev", "subdir", "patch", "prepare", "exclude"),
+                     err, "a table with snapshot and commit (or url and rev)")
     if section is None:
         return None
-    for key in ("url", "rev"):
+    pinned = ("snapshot", "commit") if "snapshot" in section or "commit" in section else ("url", "rev")
+    for key in pinned:
         if not isinstance(section.get(key), str) or not section[key]:
             raise err(f"repo.{key}", "required, a non-empty string")
-    prepare = section.get("prepare", [])
-    if isinstance(prepare, str):
-        prepare = [prepare]
-    if not isinstance(prepare, list) or not all(isinstance(p, str) for p in prepare):
-        raise err("repo.prepare", "must be a command or a list of commands")
+    if pinned[0] == "snapshot":
+        if "url" in section or "rev" in section:
+            raise err("repo.url" if "url" in section else "repo.rev", "a task pins a snapshot or a url, not both")
+        if not SNAPSHOT_NAME.match(section["snapshot"]):
+            raise err("repo.snapshot", f"must be OWNER+NAME (a file under repos/), not {section['snapshot']!r}")
+        if not _COMMIT.match(section["commit"]):
+            raise err("repo.commit", f"must be a full 40-digit lowercase commit id, not {section['commit']!r}")
+    elif "exclude" in section:
+        raise err("repo.exclude", "applies to snapshot pins only")
+    lists = {}
+    for key in ("prepare", "exclude"):
+        value = section.get(key, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
+            raise err(f"repo.{key}", "must be a string or a list of non-empty strings")
+        lists[key] = tuple(value)
     for key in ("subdir", "patch"):
         value = section.get(key)
         if value is not None and (not isinstance(value, str) or value.startswith("/") or ".." in value.split("/")):
             raise err(f"repo.{key}", "must be a relative path inside the task")
-    return RepoSpec(url=section["url"], rev=section["rev"], subdir=section.get("subdir"),
-                    patch=section.get("patch"), prepare=tuple(prepare))
+    return RepoSpec(url=section.get("url"), rev=section.get("rev"), snapshot=section.get("snapshot"),
+                    commit=section.get("commit"), subdir=section.get("subdir"), patch=section.get("patch"),
+                    prepare=lists["prepare"], exclude=lists["exclude"])
 
 
 def _provenance(section: Any, err) -> dict[str, Any]:
@@ -253,6 +286,8 @@ def _provenance(section: Any, err) -> dict[str, Any]:
                 raise err(f"provenance.{key}", "must be a list of strings")
         elif not isinstance(value, str):
             raise err(f"provenance.{key}", "must be a string")
+        elif key.endswith("_date") and not _DATE.match(value):
+            raise err(f"provenance.{key}", f"must be a date YYYY-MM-DD, not {value!r}")
     return dict(section)
 
 

@@ -3,23 +3,22 @@
 
 A task made from a fix starts at the fix's parent, takes the test files of the fix (as they are after the fix)
 as hidden tests in `verify/` and the rest of the change as `solution/solution.patch`; `[provenance]` records
-where it came from and under which licence. From a local clone (`--commit SHA --git DIR`) the parent's files
-are copied into `workspace/`, so the task stands alone, and with `--prompt FILE` no network is used at all.
-Through the GitHub API the task pins the repository at the parent in `[repo]` instead and is cloned on first use.
+where it came from and under which licence. From a local clone (`--commit SHA --git DIR`) the task pins the
+parent in the corpus's snapshot of the project (`[repo] snapshot`, rebuilt from the clone), so it needs no
+network to run, and with `--prompt FILE` none is used at all. Through the GitHub API the task pins the clone
+URL at the parent in `[repo]` instead and is cloned on first use.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import io
 import json
 import os
 import re
 import subprocess
-import tarfile
 import urllib.parse
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -104,6 +103,7 @@ class Fix:
     commit: str
     diff: str  # unified diff parent..commit (git format)
     message: str = ""  # the commit message (kept so that a prompt can be checked against it)
+    date: str = ""  # the fix's commit date, YYYY-MM-DD
     licence: str | None = None  # SPDX expression read from the licence files at the fix
     licence_files: list[str] = field(default_factory=list)
     tests: dict[str, bytes] = field(default_factory=dict)  # test file -> content after the fix
@@ -149,32 +149,27 @@ def local_fix(git_dir: Path, commit: str, repo_url: str) -> Fix:
     diff = _git(git_dir, "diff", "--no-color", "--no-ext-diff", "--no-renames", parent, commit).decode(
         "utf-8", errors="replace")
     message = _git(git_dir, "log", "-1", "--format=%B", commit).decode("utf-8", errors="replace")
+    date = _git(git_dir, "log", "-1", "--format=%cs", commit).decode().strip()
     names = _git(git_dir, "ls-tree", "--name-only", commit).decode().splitlines()
     licence, files = licences.licence_of(names, lambda name: _git(git_dir, "show", f"{commit}:{name}"))
     fix = Fix(repo_url=repo_url, parent=parent, commit=commit, diff=diff, message=message, licence=licence,
-              licence_files=files)
+              licence_files=files, date=date)
     for path, status, _ in split_diff(diff):
         if is_test_path(path) and status != "D":
             fix.tests[path] = _git(git_dir, "show", f"{commit}:{path}")
     return fix
 
 
-def snapshot(git_dir: Path, rev: str, dest: Path, exclude: Sequence[str]) -> None:
-    """Write the files of `rev` into `dest` (no .git), leaving out paths matching an `exclude` glob (a glob
-    that matches a folder leaves out all of it) but never a top-level licence file."""
-    archive = _git(git_dir, "archive", "--format=tar", rev)
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        for member in tar.getmembers():
-            if member.name == "pax_global_header" or not (member.isfile() or member.issym() or member.isdir()):
-                continue
-            if excluded(member.name, exclude):
-                continue
-            tar.extract(member, dest, set_attrs=False, filter="data" if hasattr(tarfile, "data_filter") else None)
-            if member.isfile():
-                os.chmod(dest / member.name, 0o755 if member.mode & 0o111 else 0o644)
-    dangling = next((m for m in dest.rglob("*") if m.is_symlink() and not m.exists()), None)
-    if dangling is not None:
-        raise BadInput(f"{dangling.relative_to(dest)} points to {os.readlink(dangling)}, which --exclude left out")
+def check_links(git_dir: Path, rev: str, exclude: Sequence[str]) -> None:
+    """Refuse an `exclude` that leaves a symlink of the start state pointing at a path it left out."""
+    for line in _git(git_dir, "ls-tree", "-r", "--full-tree", rev).decode("utf-8", errors="replace").splitlines():
+        meta, path = line.split("\t", 1)
+        if not meta.startswith("120000") or excluded(path, exclude):
+            continue
+        target = _git(git_dir, "cat-file", "blob", meta.split()[2]).decode("utf-8", errors="replace")
+        resolved = os.path.normpath(os.path.join(os.path.dirname(path), target))
+        if excluded(resolved, exclude):
+            raise BadInput(f"{path} points to {target}, which --exclude left out")
 
 
 def api_fix(gh: GitHub, repo: str, pr: dict, repo_url: str | None) -> Fix:
@@ -193,14 +188,6 @@ def api_fix(gh: GitHub, repo: str, pr: dict, repo_url: str | None) -> Fix:
         if is_test_path(path) and status != "D":
             fix.tests[path] = gh.file_at(repo, path, merge)
     return fix
-
-
-def prepare(folder: Path, commands: list[str]) -> None:
-    """Run host-side preparation (e.g. `go mod vendor`) once on the start files, as a pinned checkout would."""
-    for command in commands:
-        proc = subprocess.run(command, shell=True, cwd=folder, capture_output=True, text=True, timeout=3600)
-        if proc.returncode != 0:
-            raise EvaluationFailure(f"prepare command {command!r} failed: {proc.stderr.strip()[-600:]}")
 
 
 def excluded(path: str, globs: Sequence[str]) -> bool:
@@ -280,7 +267,8 @@ def _toml_list(values: list[str]) -> str:
     return f"[{', '.join(toml_str(v) for v in values)}]"
 
 
-def task_toml(spec: TaskSpec, fix: Fix, *, pinned: bool) -> str:
+def task_toml(spec: TaskSpec, fix: Fix, *, snapshot: str | None = None, exclude: Sequence[str] = ()) -> str:
+    """The task's task.toml: pinned in the corpus's `snapshot` of the project (offline), else by clone URL."""
     lines = [f"title = {toml_str(spec.title)}", f"category = {toml_str('issue/' + spec.kind)}",
              f"tags = {_toml_list([spec.language, spec.kind, 'large', 'real-issue'])}",
              f"description = {toml_str(spec.description)}", "", "[verify]", f"runner = {toml_str(spec.runner)}"]
@@ -290,16 +278,20 @@ def task_toml(spec: TaskSpec, fix: Fix, *, pinned: bool) -> str:
         lines.append(f"args = {_toml_list(spec.args)}")
     if spec.pythonpath:
         lines.append(f"pythonpath = {_toml_list(spec.pythonpath)}")
-    lines += ["tests = []", "timeout_s = 300"]
-    if pinned:
-        lines += ["", "[repo]", f"url = {toml_str(fix.repo_url)}", f"rev = {toml_str(fix.parent)}"]
-        if spec.prepare:
-            lines.append(f"prepare = {_toml_list(spec.prepare)}")
+    lines += ["tests = []", "timeout_s = 300", "", "[repo]"]
+    if snapshot:
+        lines += [f"snapshot = {toml_str(snapshot)}", f"commit = {toml_str(fix.parent)}"]
+        if exclude:
+            lines.append(f"exclude = {_toml_list(list(exclude))}")
+    else:
+        lines += [f"url = {toml_str(fix.repo_url)}", f"rev = {toml_str(fix.parent)}"]
+    if spec.prepare:
+        lines.append(f"prepare = {_toml_list(spec.prepare)}")
     lines += ["", "[provenance]", f"repository = {toml_str(spec.repository)}", f"commit = {toml_str(fix.commit)}",
               f"parent = {toml_str(fix.parent)}", f"license = {toml_str(fix.licence or 'unknown')}",
               f"license_files = {_toml_list(fix.licence_files)}"]
-    if spec.prepare and not pinned:  # already run on the copied start files: say how they differ from the parent
-        lines.append(f"prepare = {_toml_list(spec.prepare)}")
+    if fix.date:
+        lines.append(f"fix_date = {toml_str(fix.date)}")
     if spec.issue_url:
         lines.append(f"issue = {toml_str(spec.issue_url)}")
     if spec.pull_request_url:
@@ -308,12 +300,12 @@ def task_toml(spec: TaskSpec, fix: Fix, *, pinned: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_task(dest: Path, spec: TaskSpec, fix: Fix, *, workspace: Callable[[Path], object] | None = None,
+def write_task(dest: Path, spec: TaskSpec, fix: Fix, *, snapshot: str | None = None,
                exclude: Sequence[str] = (), force: bool = False) -> Path:
     """Create the task folder atomically: everything is written beside it, then renamed into place.
 
-    `workspace` writes the start files (without the `exclude` paths) into the folder it is given; without it
-    the task pins `[repo]`.
+    With `snapshot` the task pins the fix's parent in the corpus's snapshot of the project (without the
+    `exclude` paths); without it, `[repo]` pins the clone URL.
     """
     if dest.exists() and not force:
         raise BadInput(f"{dest}: already exists (use --force to replace it)")
@@ -323,11 +315,8 @@ def write_task(dest: Path, spec: TaskSpec, fix: Fix, *, workspace: Callable[[Pat
     if not patch.strip():
         raise BadInput("the fix changes only tests, so there is no source change to use as the solution")
     with atomic.staged_directory(dest) as tmp:
-        (tmp / "task.toml").write_text(task_toml(spec, fix, pinned=workspace is None), encoding="utf-8")
+        (tmp / "task.toml").write_text(task_toml(spec, fix, snapshot=snapshot, exclude=exclude), encoding="utf-8")
         (tmp / "prompt.md").write_text(spec.prompt.rstrip() + "\n", encoding="utf-8")
-        if workspace is not None:
-            (tmp / "workspace").mkdir()
-            workspace(tmp / "workspace")
         for path, content in fix.tests.items():
             target = tmp / "verify" / path
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -23,8 +23,8 @@ def register(verbs: argparse._SubParsersAction) -> None:
         description="Create tasks/agent/issue/<kind>/NAME/ from a merged fix of an issue: the fix's test files "
                     "become the hidden tests, its source change solution/solution.patch, and [provenance] records "
                     "the repository, commit and licence. With --commit and --git the code comes from a local "
-                    "clone and the parent's files are copied into workspace/ (the task stands alone); with "
-                    "--prompt too, nothing is fetched. Through the GitHub API the task pins [repo] at the parent "
+                    "clone: the task pins the parent in the project's snapshot (tasks/agent/repos/OWNER+NAME.pack, "
+                    "rebuilt from the clone), so it runs offline; with --prompt too, nothing is fetched. Through the GitHub API the task pins [repo] at the parent "
                     "and the prompt is the issue's text unless --prompt gives it.")
     p.add_argument("repo", metavar="OWNER/REPO")
     p.add_argument("pr", type=_pr_number, metavar="PR", help="pull request number, or - for a commit that no "
@@ -47,11 +47,12 @@ def register(verbs: argparse._SubParsersAction) -> None:
     p.add_argument("--title", help="task title (default: the prompt's heading, else the issue title)")
     p.add_argument("--issue", type=int, metavar="N", help="issue number (default: the one the PR/commit fixes)")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
-                   help="with --git: paths to leave out of workspace/, e.g. 'docs' or '.github' (repeatable; "
-                        "licence files always stay)")
+                   help="with --git: paths to leave out of the start state ([repo] exclude), e.g. 'docs' or "
+                        "'.github' (repeatable; licence files always stay)")
     p.add_argument("--language", help="language tag (default: from the test files)")
     p.add_argument("--prepare", action="append", default=[], metavar="CMD",
-                   help="command run once on the host on the start files, e.g. 'go mod vendor' (repeatable)")
+                   help="command run on the host in each fresh checkout ([repo] prepare), e.g. 'go mod vendor' "
+                        "(repeatable)")
     p.add_argument("--repo-url", metavar="URL", help="clone URL to pin in [repo] (default: GitHub's)")
     p.add_argument("--api-url", metavar="URL", help="GitHub API base (default $BANANABENCH_GITHUB_API or "
                                                      "https://api.github.com); token from $GITHUB_TOKEN")
@@ -112,6 +113,7 @@ def _heading(prompt: str) -> str | None:
 
 
 def cmd_import_pr(args) -> int:
+    from evaluators.agent import datasets, snapshots
     from evaluators.agent import ghimport as gi
 
     if not re.fullmatch(r"[\w.-]+/[\w.-]+", args.repo):
@@ -162,16 +164,20 @@ def cmd_import_pr(args) -> int:
         description=f"{issue_url or home}, fixed by {pr_url or home + '/commit/' + fix.commit}"
                     f" (commit {fix.commit[:12]})",
         repository=home, issue_url=issue_url, pull_request_url=pr_url, prepare=args.prepare)
-    workspace = None
-    if args.git:
-        def workspace(folder: Path) -> None:
-            gi.snapshot(args.git, fix.parent, folder, args.exclude)
-            gi.prepare(folder, args.prepare)
     dest = args.tasks_dir / "issue" / args.kind / args.name
-    gi.write_task(dest, spec, fix, workspace=workspace, exclude=args.exclude, force=args.force)
-    where = "workspace/ holds" if args.git else "repo pinned at"
+    task_id = f"issue/{args.kind}/{args.name}"
+    snapshot = args.repo.replace("/", "+") if args.git else None
+    if snapshot:  # the project's snapshot gains the parent first: a task never pins a commit its snapshot lacks
+        gi.check_links(args.git, fix.parent, args.exclude)
+        known = datasets.load_tasks(args.tasks_dir) if args.tasks_dir.is_dir() else []
+        pins = snapshots.pinned([t for t in known if t.id != task_id], snapshot)
+        pins.setdefault(fix.parent, []).append(task_id)
+        snapshots.build(args.git, pins, snapshots.path_of(args.tasks_dir, snapshot))
+    gi.write_task(dest, spec, fix, snapshot=snapshot, exclude=args.exclude, force=args.force)
+    where = f"pins {snapshot} at" if snapshot else "repo pinned at"
     print(f"wrote {dest}: {len(tests)} hidden test file(s), {where} {fix.parent[:12]}, licence {fix.licence}")
-    print(f"next: bananabench agent validate --write-tests --tasks-dir {args.tasks_dir} issue/{args.kind}/{args.name}")
+    print(f"next: bananabench agent validate --write-tests --tasks-dir {args.tasks_dir} {task_id}")
+    print(f"then: bananabench agent measure --write-tags --tasks-dir {args.tasks_dir} {task_id}")
     if fix.licence is None:
         print("note: no licence file recognised at the fix; check that the code may be redistributed")
     if args.prompt:

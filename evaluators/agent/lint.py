@@ -3,7 +3,8 @@
 Categories: `smoke`, `coding/<sub>`, `feature/small-project`, `feature/large-project`,
 `bugfix/large-project`, `refactor/large-project`, `issue/bugfix`, `issue/feature`, `frontend`,
 `review`, `aoc/<year>`. Every task has exactly one language tag; tasks of the project categories
-(feature/*, bugfix/*, refactor/*, issue/*) also have exactly one kind, one size and one origin tag.
+(feature/*, bugfix/*, refactor/*, issue/*) also have exactly one kind, one size and one origin tag;
+real-issue tasks one difficulty tag measured by `agent measure` (trivial|easy|medium|hard).
 Every task lists the tests its verification expects (`[verify] tests`).
 """
 
@@ -22,6 +23,7 @@ KINDS = frozenset({"bugfix", "feature", "refactor"})
 SIZES = frozenset({"large", "small"})
 ORIGINS = frozenset({"real-issue", "synthetic"})
 MARKERS = frozenset({"hard", "quick", "manual"})
+DIFFICULTIES = frozenset({"trivial", "easy", "medium", "hard"})  # measured (agent measure): real-issue tasks
 FIXED_CATEGORIES = frozenset({
     "smoke", "feature/small-project", "feature/large-project", "bugfix/large-project",
     "refactor/large-project", "issue/bugfix", "issue/feature", "frontend", "review",
@@ -48,7 +50,7 @@ def lint_task(task: Task) -> list[str]:
     tags = list(task.tags)
     if len(set(tags)) != len(tags):
         problems.append(f"{where}: tags: duplicate tags in {tags}")
-    known = LANGUAGES | KINDS | SIZES | ORIGINS | MARKERS
+    known = LANGUAGES | KINDS | SIZES | ORIGINS | MARKERS | DIFFICULTIES
     for tag in tags:
         if tag not in known:
             problems.append(f"{where}: tags: unknown tag {tag!r}")
@@ -63,6 +65,9 @@ def lint_task(task: Task) -> list[str]:
                             f"({'|'.join(sorted(group))}), has {present or 'none'}")
         if not project and present:
             problems.append(f"{where}: tags: {name} tags {present} belong to project categories only")
+    if "real-issue" in tags and len([t for t in tags if t in DIFFICULTIES]) != 1:
+        problems.append(f"{where}: tags: a real-issue task needs exactly one measured difficulty tag "
+                        f"({'|'.join(sorted(DIFFICULTIES))}; `bananabench agent measure --write-tags`)")
     if "manual" in tags and not task.manual:
         problems.append(f"{where}: tags: the `manual` tag marks tasks with grade = \"manual\" only")
     if task.category == "frontend" and not task.manual:

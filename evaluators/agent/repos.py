@@ -1,9 +1,10 @@
 """A task's start state: its `workspace/`, on top of a pinned repository for `[repo]` tasks.
 
-The repository is cloned once on the host into `cache/agent-repos/` and kept as a bare mirror;
-each task gets a checkout of its pin with the patch applied (`-p1`, injecting the bug) and the
-`prepare` commands run (e.g. `go mod vendor`: the sandbox has no network). Everything here is
-trusted task content, so it runs on the host; the agent only ever sees a copy.
+A pinned commit comes from the corpus's snapshot of the project (offline, see snapshots.py), or for a
+`url` pin from a clone made once on the host into `cache/agent-repos/` and kept as a bare mirror. Each
+task gets a checkout of its pin, without `.git` and without the `exclude` globs, with the patch applied
+(`-p1`, injecting the bug) and the `prepare` commands run (e.g. `go mod vendor`: the sandbox has no
+network). Everything here is trusted task content, so it runs on the host; the agent only ever sees a copy.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from evaluators.agent import snapshots
 from evaluators.agent.datasets import Task
 from evaluators.core.errors import BadInput, EvaluationFailure
 
@@ -46,6 +48,15 @@ def _mirror(url: str) -> Path:
     return path
 
 
+def _clone(url: str, rev: str, dest: Path) -> None:
+    _git("clone", "--quiet", "--no-checkout", str(_mirror(url)), str(dest))
+    try:
+        _git("checkout", "--quiet", rev, cwd=dest)
+    except EvaluationFailure:
+        _git("fetch", "--quiet", "origin", rev, cwd=dest)
+        _git("checkout", "--quiet", rev, cwd=dest)
+
+
 def checkout(task: Task) -> Path:
     """The prepared checkout of a `[repo]` task (cached by task hash)."""
     spec = task.repo
@@ -53,16 +64,15 @@ def checkout(task: Task) -> Path:
     target = cache_root() / "checkouts" / f"{task.id.replace('/', '__')}-{task.hash[:12]}"
     if (target / ".bananabench-ready").exists():
         return target
-    mirror = _mirror(spec.url)
     tmp = target.with_name(target.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.parent.mkdir(parents=True, exist_ok=True)
-    _git("clone", "--quiet", "--no-checkout", str(mirror), str(tmp))
-    try:
-        _git("checkout", "--quiet", spec.rev, cwd=tmp)
-    except EvaluationFailure:
-        _git("fetch", "--quiet", "origin", spec.rev, cwd=tmp)
-        _git("checkout", "--quiet", spec.rev, cwd=tmp)
+    if spec.snapshot:
+        assert spec.commit is not None
+        snapshots.extract(snapshots.path_of(task.root, spec.snapshot), spec.commit, tmp, cache_root(),
+                          exclude=spec.exclude)
+    else:
+        _clone(spec.url, spec.rev, tmp)
     if spec.patch:
         patch = task.dir / spec.patch
         if not patch.is_file():
@@ -73,7 +83,7 @@ def checkout(task: Task) -> Path:
         if proc.returncode != 0:
             raise EvaluationFailure(f"{task.id}: prepare command {command!r} failed: {proc.stderr.strip()[-600:]}")
     shutil.rmtree(tmp / ".git", ignore_errors=True)
-    (tmp / ".bananabench-ready").write_text(spec.rev + "\n")
+    (tmp / ".bananabench-ready").write_text((spec.commit or spec.rev or "") + "\n")
     shutil.rmtree(target, ignore_errors=True)
     tmp.rename(target)
     return target

@@ -6,7 +6,10 @@ start state does not). For manual (frontend) tasks the automated part is a smoke
 solution, the smoke grader passes and the page builds and loads without page or console errors.
 With podman the checks run in sandbox containers; `--native` runs them on the host without
 isolation, which is only acceptable for trusted tasks (the task's own commands run as you).
-`--write-tests` writes the tests the solution passed into the task's `[verify] tests`.
+Each side runs `runs` times (3 by default) and testproof.py classifies every test from those runs: the
+expected tests must be proven (fail-to-pass, pass-to-pass, none flaky), with at least one fail-to-pass.
+`--write-tests` writes the proven `fail_to_pass` and `pass_to_pass` lists, and the flaky tests it left
+out, into the task's `[verify]`.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluators.agent import datasets, mutation, repos, verification
+from evaluators.agent import datasets, mutation, repos, testproof, verification
 from evaluators.agent.containers import Sandbox, chown_tree
 from evaluators.agent.image import SUPPORT_DIR
 from evaluators.agent.verdict import decide
@@ -35,12 +38,22 @@ SCREENSHOT_SCRIPT = SUPPORT_DIR / "screenshot.py"
 
 @dataclass
 class Check:
-    run: VerifyRun
+    """One side (start state or solution), verified `len(runs)` times in fresh stages."""
+
+    runs: list[VerifyRun]
     page: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def run(self) -> VerifyRun:
+        return self.runs[0]
+
+    @property
     def passed(self) -> bool:
-        return self.run.verdict.passed
+        return all(run.verdict.passed for run in self.runs)
+
+    @property
+    def failed(self) -> bool:
+        return not any(run.verdict.passed for run in self.runs)
 
 
 @dataclass
@@ -52,6 +65,8 @@ class Validation:
     manual: bool
     problem: str | None = None
     mutation: mutation.Mutation | None = None
+    proof: testproof.Proof | None = None
+    unproven: list[str] = field(default_factory=list)  # why the expected tests are not proven
 
     @property
     def ok(self) -> bool:
@@ -62,17 +77,34 @@ class Validation:
             page = self.solution.page
             return self.solution.passed and bool(page.get("loaded")) and not page.get("page_errors") \
                 and not page.get("console_errors")
-        return self.solution.passed and not self.start.passed and not (self.mutation and self.mutation.problem)
+        return self.solution.passed and self.start.failed and not self.unproven \
+            and not (self.mutation and self.mutation.problem)
 
     def describe(self) -> str:
         if self.problem:
             return self.problem
         assert self.solution is not None and self.start is not None
         start, solution = self.start.run.verdict, self.solution.run.verdict
-        parts = [] if self.manual else [f"start state {'PASSES' if start.passed else 'fails'} ({start.reason})"]
-        parts.append(f"solution {'passes' if solution.passed else 'FAILS'} ({solution.reason})")
+        runs = len(self.solution.runs)
+        times = f" in {runs} runs" if runs > 1 else ""
+        parts = [] if self.manual else [f"start state {'fails' if self.start.failed else 'PASSES'}{times} ({start.reason})"]
+        parts.append(f"solution {'passes' if self.solution.passed else 'FAILS'}{times} ({solution.reason})")
         if solution.unexpected:
             parts.append(f"{len(solution.unexpected)} recorded test(s) not expected (not graded)")
+        if self.proof is not None and not self.manual:
+            proof = self.proof
+            parts.append(f"proven: {len(proof.fail_to_pass)} fail-to-pass, {len(proof.pass_to_pass)} pass-to-pass")
+            if proof.unrun:
+                parts.append(f"{len(proof.unrun)} of the fail-to-pass never ran at the start (its build failed or "
+                             f"its test process ended before them; first: {proof.unrun[0]})")
+            if proof.flaky:
+                first = next(iter(proof.flaky))
+                parts.append(f"{len(proof.flaky)} flaky, left out (first: {first}: {proof.flaky[first]})")
+            if proof.broken:
+                parts.append(f"{len(proof.broken)} fail with the solution too, left out (first: {proof.broken[0]})")
+            parts += [f"UNPROVEN: {p}" for p in self.unproven[:3]]
+            if len(self.unproven) > 3:
+                parts.append(f"{len(self.unproven) - 3} more unproven")
         if self.manual:
             page = self.solution.page
             state = "loads" if page.get("loaded") else f"does NOT load ({page.get('error', 'no report')})"
@@ -91,6 +123,10 @@ class Validation:
             check = getattr(self, side)
             if check is not None:
                 out[side] = check.run.verdict.details()
+        if self.proof is not None:
+            out["proof"] = {"fail_to_pass": self.proof.fail_to_pass, "pass_to_pass": self.proof.pass_to_pass,
+                            "flaky": self.proof.flaky, "broken": self.proof.broken, "unrun": self.proof.unrun,
+                            "unproven": self.unproven}
         return out
 
 
@@ -155,7 +191,9 @@ def _page_report(output: str) -> dict[str, Any]:
     return {"loaded": False, "error": output.strip()[-300:] or "no report"}
 
 
-def validate_task(task: datasets.Task, runner: NativeRunner | PodmanRunner, owner_ids: tuple[int, int] | None) -> Validation:
+def validate_task(task: datasets.Task, runner: NativeRunner | PodmanRunner, owner_ids: tuple[int, int] | None,
+                  *, runs: int = 3) -> Validation:
+    """Verify the start state and the solution `runs` times each, and what that proves about every test."""
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="bb-validate-") as tmp:
         tmp_path = Path(tmp)
@@ -169,44 +207,67 @@ def validate_task(task: datasets.Task, runner: NativeRunner | PodmanRunner, owne
         if owner_ids is not None:
             chown_tree(start, *owner_ids)
             chown_tree(solution, *owner_ids)
-        start_check = Check(runner.verify(start, start, task, tmp_path / "stage-start"))
-        solution_check = Check(runner.verify(solution, start, task, tmp_path / "stage-solution", watch_reads=True))
+        n = 1 if task.manual else runs  # a hand-graded app's smoke check proves no fix
+        start_check = Check([runner.verify(start, start, task, tmp_path / f"stage-start-{i}") for i in range(n)])
+        # The first solution run records which files the hidden tests read (for the mutation check).
+        solution_check = Check([runner.verify(solution, start, task, tmp_path / f"stage-solution-{i}",
+                                              watch_reads=i == 0) for i in range(n)])
         if task.screenshot is not None:
             solution_check.page = runner.screenshot(solution, task, tmp_path / "shots")
         mutated = None
-        if solution_check.passed and not start_check.passed:
+        if solution_check.passed and start_check.failed:
             mutated = mutation.check(task, lambda ws, st, scratch: runner.verify(ws, st, task, scratch), start,
-                                     tmp_path / "stage-solution", tmp_path / "mutants")
-    return Validation(task.id, start_check, solution_check, time.monotonic() - started, task.manual, mutation=mutated)
+                                     tmp_path / "stage-solution-0", tmp_path / "mutants")
+    result = Validation(task.id, start_check, solution_check, time.monotonic() - started, task.manual,
+                        mutation=mutated)
+    judge(task, result)
+    return result
+
+
+def judge(task: datasets.Task, result: Validation) -> None:
+    """Classify the tests from both sides' records and say which expected tests are not proven."""
+    if result.start is None or result.solution is None or task.manual:
+        return
+    result.proof = testproof.prove([r.records for r in result.start.runs], [r.records for r in result.solution.runs])
+    result.unproven = result.proof.problems(task.verify)
 
 
 def rejudge(task: datasets.Task, result: Validation) -> None:
     """Decide both sides again from their records (after the task's expected tests changed)."""
     for check in (result.start, result.solution):
-        if check is not None and not check.run.verdict.build_failed:
-            check.run.verdict = decide(task.verify, check.run.records,
-                                       timed_out_s=task.verify.timeout_s if check.run.timed_out else None)
+        for run in check.runs if check is not None else ():
+            if not run.verdict.build_failed:
+                run.verdict = decide(task.verify, run.records,
+                                     timed_out_s=task.verify.timeout_s if run.timed_out else None)
+    judge(task, result)
 
 
-def write_tests(task: datasets.Task, result: Validation) -> list[str]:
-    """Write the tests the solution passed into the task's `[verify] tests`; returns them."""
-    assert result.solution is not None
-    ids = sorted(t for t, o in result.solution.run.records.items() if o.outcome == "passed")
+def write_tests(task: datasets.Task, result: Validation) -> testproof.Proof:
+    """Write the proven `fail_to_pass` / `pass_to_pass` and the flaky tests left out into the task's `[verify]`."""
+    assert result.proof is not None
     path = task.dir / datasets.TASK_FILE
-    atomic.write_text(path, set_tests(path.read_text(encoding="utf-8"), ids), overwrite=True)
-    return ids
+    text = drop_array(path.read_text(encoding="utf-8"), "tests")
+    for key, ids in (("flaky", sorted(result.proof.flaky)), ("pass_to_pass", result.proof.pass_to_pass),
+                     ("fail_to_pass", result.proof.fail_to_pass)):
+        text = set_array(text, key, ids) if ids or key != "flaky" else drop_array(text, key)
+    atomic.write_text(path, text, overwrite=True)
+    return result.proof
 
 
-def set_tests(text: str, ids: list[str]) -> str:
-    """`text` (a task.toml) with `tests = [...]` in its [verify] table replaced or added."""
-    array = "tests = [\n" + "".join(f"  {json.dumps(i)},\n" for i in ids) + "]"
+def _verify_body(text: str) -> tuple[int, int]:
     section = re.search(r"^\[verify\][ \t]*$", text, re.M)
     if section is None:
         raise ValueError("no [verify] table")
     end = re.search(r"^\[", text[section.end():], re.M)
-    stop = section.end() + end.start() if end else len(text)
-    body = text[section.end():stop]
-    found = re.search(r"^tests\s*=\s*\[", body, re.M)
+    return section.end(), section.end() + end.start() if end else len(text)
+
+
+def set_array(text: str, key: str, ids: list[str]) -> str:
+    """`text` (a task.toml) with `key = [...]` in its [verify] table replaced or added after `runner`."""
+    array = f"{key} = [\n" + "".join(f"  {json.dumps(i)},\n" for i in ids) + "]"
+    start, stop = _verify_body(text)
+    body = text[start:stop]
+    found = re.search(rf"^{key}\s*=\s*\[", body, re.M)
     if found:
         close = _array_end(body, found.end() - 1)
         body = body[:found.start()] + array + body[close:]
@@ -214,7 +275,19 @@ def set_tests(text: str, ids: list[str]) -> str:
         runner = re.search(r"^runner\s*=.*$", body, re.M)
         at = runner.end() if runner else 0
         body = body[:at] + "\n" + array + body[at:]
-    return text[:section.end()] + body + text[stop:]
+    return text[:start] + body + text[stop:]
+
+
+def drop_array(text: str, key: str) -> str:
+    """`text` without the `key = [...]` array of its [verify] table (and its line)."""
+    start, stop = _verify_body(text)
+    body = text[start:stop]
+    found = re.search(rf"^{key}\s*=\s*\[", body, re.M)
+    if not found:
+        return text
+    close = _array_end(body, found.end() - 1)
+    close += body[close:].startswith("\n")
+    return text[:start] + body[:found.start()] + body[close:] + text[stop:]
 
 
 def _array_end(text: str, opening: int) -> int:

@@ -29,7 +29,8 @@ DEFAULT_RESTORE: dict[str, tuple[str, ...]] = {
     "cpp": ("Makefile", "makefile", "GNUmakefile", "CMakeLists.txt", "**/*.cmake", "tests/**", "test/**"),
     "script": (),
 }
-_COMMON = {"runner", "tests", "timeout_s", "partial", "restore", "targets", "args"}
+_COMMON = {"runner", "tests", "fail_to_pass", "pass_to_pass", "flaky", "timeout_s", "partial", "restore", "targets",
+           "args"}
 _SPECIFIC = {"unittest": {"pythonpath"}, "pytest": {"pythonpath"}, "go": {"vet"}, "cargo": {"release"}, "node": set(),
              "cpp": {"build", "binaries"}, "script": {"build", "cmd"}}
 ErrorFactory = Callable[[str, str], BadInput]
@@ -37,8 +38,14 @@ ErrorFactory = Callable[[str, str], BadInput]
 
 @dataclass(frozen=True)
 class VerifySpec:
+    """`tests` are the expected tests: a plain list, or `fail_to_pass` + `pass_to_pass` (the tests the fix
+    makes pass, the tests it must keep passing); `flaky` lists tests validation left out (never graded)."""
+
     runner: str
     tests: tuple[str, ...]
+    fail_to_pass: tuple[str, ...] = ()
+    pass_to_pass: tuple[str, ...] = ()
+    flaky: tuple[str, ...] = ()
     timeout_s: float = 600.0
     partial: bool = False
     restore: tuple[str, ...] = ()
@@ -114,11 +121,23 @@ def parse(section: Any, err: ErrorFactory) -> VerifySpec:
     unknown = sorted(set(section) - known)
     if unknown:
         raise err(f"verify.{unknown[0]}", f"unknown field for runner {runner!r} (known: {', '.join(sorted(known))})")
-    tests = _strings(section.get("tests"), "tests", err) if "tests" in section else None
-    if tests is None:
-        raise err("verify.tests", "required: the expected test ids (`agent validate --write-tests` fills them in)")
+    split = {key: _strings(section.get(key, []), key, err) for key in ("fail_to_pass", "pass_to_pass", "flaky")}
+    if "fail_to_pass" in section or "pass_to_pass" in section:
+        if "tests" in section:
+            raise err("verify.tests", "a task lists `tests` or `fail_to_pass` + `pass_to_pass`, not both")
+        tests = split["fail_to_pass"] + split["pass_to_pass"]
+        both = set(split["fail_to_pass"]) & set(split["pass_to_pass"])
+        if both:
+            raise err("verify.pass_to_pass", f"{sorted(both)[0]!r} is also in fail_to_pass")
+    elif "tests" in section:
+        tests = _strings(section.get("tests"), "tests", err)
+    else:
+        raise err("verify.tests", "required: the expected test ids, as `tests` or `fail_to_pass` + `pass_to_pass` "
+                                  "(`agent validate --write-tests` fills them in)")
     if len(set(tests)) != len(tests):
         raise err("verify.tests", "lists a test id twice")
+    if set(split["flaky"]) & set(tests):
+        raise err("verify.flaky", f"{sorted(set(split['flaky']) & set(tests))[0]!r} is flaky and also expected")
     timeout = section.get("timeout_s", 600)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
         raise err("verify.timeout_s", f"must be a positive number, not {timeout!r}")
@@ -145,7 +164,8 @@ def parse(section: Any, err: ErrorFactory) -> VerifySpec:
                   "the cpp runner needs `build` and the `binaries` it produces")
     if runner == "script" and not commands["cmd"]:
         raise err("verify.cmd", "the script runner needs `cmd`, the grader command")
-    return VerifySpec(runner=runner, tests=tests, timeout_s=float(timeout), partial=flags["partial"],
+    return VerifySpec(runner=runner, tests=tests, fail_to_pass=split["fail_to_pass"],
+                      pass_to_pass=split["pass_to_pass"], flaky=split["flaky"], timeout_s=float(timeout), partial=flags["partial"],
                       restore=lists["restore"], targets=lists["targets"], args=lists["args"], build=commands["build"],
                       binaries=lists["binaries"], cmd=commands["cmd"], vet=flags["vet"], release=flags["release"],
                       pythonpath=lists["pythonpath"])

@@ -91,6 +91,9 @@ class AttemptKey:
     N_CHANGED_PATHS = "n_changed_paths"
     HELD = "held"
     REVIEW = "review"  # the person's decision on a held attempt: {"decision", "note", "at"}
+    # Agent attempts on tasks with fail_to_pass / pass_to_pass tests (as SWE-bench reports them):
+    # {"fixed": n, "fail_to_pass": m, "broke": k, "pass_to_pass": j}; words from `target_tests_words`.
+    TARGET_TESTS = "target_tests"
     RANK = "rank"  # the torchrun rank that scored a loglik item (several processes only)
     VERDICT_PREFIX = "correct_"
 
@@ -98,6 +101,12 @@ class AttemptKey:
     def verdict(metric: str) -> str:
         """`correct_<metric>`: an attempt's verdict under another metric's rule than its own `correct`."""
         return AttemptKey.VERDICT_PREFIX + metric
+
+
+def target_tests_words(counts: dict) -> str:
+    """"fixed 2 of 3 target tests, broke 1 of 170" from an attempt's `target_tests`."""
+    return (f"fixed {counts['fixed']} of {counts['fail_to_pass']} target test{'s' if counts['fail_to_pass'] != 1 else ''}"
+            f", broke {counts['broke']} of {counts['pass_to_pass']}")
 
 
 # Keys of `attempts.extra` that say why an attempt has no verdict, in the order readers look.

@@ -209,7 +209,8 @@ def _agent_tasks(q: Queries, w: Writer, s: RunSummary) -> None:
         scored = [a.score for a in atts if a.status != "error" and a.score is not None]
         grades = [str(a.grade["grade"]) for a in atts if a.grade]
         turns = [a.metrics.get("turns") for a in atts if a.metrics.get("turns") is not None]
-        notes = "; ".join(sorted({a.message for a in atts if a.message and a.status != "error"}))
+        notes = "; ".join([*sorted({a.target_tests for a in atts if a.target_tests}),
+                           *sorted({a.message for a in atts if a.message and a.status != "error"})])
         rows.append([task, fmt.statuses([a.status for a in atts]),
                      fmt.value("score", sum(scored) / len(scored)) if scored else "—",
                      "/".join(grades) or "—", f"{sum(turns) / len(turns):.0f}" if turns else "—",

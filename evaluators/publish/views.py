@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaluators.core.contract import ERROR_STATUSES, MESSAGE_KEYS, ScoreKey
+from evaluators.core.contract import ERROR_STATUSES, MESSAGE_KEYS, AttemptKey, ScoreKey, target_tests_words
 
 
 @dataclass(frozen=True)
@@ -176,6 +176,12 @@ class Attempt:
             if self.extra.get(key):
                 return str(self.extra[key])
         return None
+
+    @property
+    def target_tests(self) -> str | None:
+        """"fixed n of m target tests, broke k of j" for attempts on fail-to-pass tasks."""
+        counts = self.extra.get(AttemptKey.TARGET_TESTS)
+        return target_tests_words(counts) if counts else None
 
 
 @dataclass

@@ -1,2 +1,0 @@
--- this file is streamed in
-insert into foo

@@ -1,3 +1,0 @@
-module github.com/BurntSushi/toml
-
-go 1.18

@@ -1,1 +1,0 @@
-../docs/advanced/coerce.py
