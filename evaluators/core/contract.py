@@ -22,6 +22,8 @@ class RunStatus:
 # `attempts.status` of an infrastructure failure: excluded from every rate, retried by --resume.
 ERROR = "error"
 ERROR_STATUSES = (ERROR,)
+# `attempts.status` that says only "scored" (loglik items): `correct` holds the verdict, shown as right/wrong.
+SCORED_STATUS = "ok"
 
 
 class Metric:

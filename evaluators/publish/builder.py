@@ -91,6 +91,7 @@ def _environment(templates: Path):
         when=_when,
         pretty=_pretty,
         statuses=fmt.statuses,
+        outcome=fmt.outcome,
         reference=reference_note,
     )
     return env

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from evaluators.core import paired
-from evaluators.core.contract import ERROR_STATUSES, AttemptKey, Metric, RunKey
+from evaluators.core.contract import ERROR_STATUSES, SCORED_STATUS, AttemptKey, Metric, RunKey
 from evaluators.core.errors import BadInput
 from evaluators.core.paired import Pairing, natural_key
 from evaluators.core.store import DB_NAME, Store
@@ -162,6 +162,16 @@ class Queries:
         return dict(out)
 
     @functools.cached_property
+    def _verdicts(self) -> dict[str, dict[str, int]]:
+        """Right/wrong counts of attempts whose status says only that they were scored (loglik's `ok`)."""
+        out: dict[str, dict[str, int]] = defaultdict(dict)
+        for run_id, correct, n in self.con.execute(
+                "SELECT run_id, correct, count(*) FROM attempts WHERE status = ? AND correct IS NOT NULL "
+                "GROUP BY ALL ORDER BY ALL", [SCORED_STATUS]).fetchall():
+            out[run_id]["right" if correct else "wrong"] = n
+        return dict(out)
+
+    @functools.cached_property
     def _attempt_fingerprints(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = defaultdict(list)
         for run_id, fp in self.con.execute(
@@ -283,7 +293,7 @@ class Queries:
         current = set(self._current)
         return [RunSummary(r, self.benchmark(r["benchmark"]), r["run_id"] in current,
                            self._counts.get(r["run_id"], {}), self._scores.get(r["run_id"], []),
-                           self.server_configs(r)) for r in runs]
+                           self.server_configs(r), self._verdicts.get(r["run_id"], {})) for r in runs]
 
     def model_view(self, model: str) -> ModelView:
         order = {b.name: i for i, b in enumerate(self.ordered_benchmarks())}
