@@ -33,7 +33,7 @@ from evaluators.core.contract import AttemptKey
 from evaluators.core.errors import BadInput
 from evaluators.core.export import EXPORT_TABLES, export_store
 from evaluators.core.store import Store
-from evaluators.publish import apps, artifacts, fmt
+from evaluators.publish import apps, artifacts, fmt, ranks
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
 from evaluators.publish.links import Links
 from evaluators.publish.queries import Queries, reference_note
@@ -120,6 +120,7 @@ class SiteBuilder:
         self.generated = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         self.benchmarks = q.ordered_benchmarks()
         self.timings: dict[str, float] = {}
+        self.standings: dict[tuple[str, str], ranks.Standing] = {}
         for run in q.runs():  # fix every run's slug up front: background threads only look them up
             self.links.run_slug(run["run_id"])
 
@@ -187,20 +188,23 @@ class SiteBuilder:
 
     def leaderboard(self) -> Leaderboard:
         board = self.q.leaderboard()
+        self.standings = ranks.standings(self.q, board)
         groups: list[tuple[Any, int]] = []
         for col in board.columns:
             if groups and groups[-1][0] is col.benchmark:
                 groups[-1] = (col.benchmark, groups[-1][1] + 1)
             else:
                 groups.append((col.benchmark, 1))
-        self.render("leaderboard.html.j2", "index.html", board=board, groups=groups, title="Leaderboard")
+        self.render("leaderboard.html.j2", "index.html", board=board, groups=groups, standings=self.standings,
+                    title="Leaderboard")
         return board
 
     def benchmark_pages(self) -> None:
         for bench in self.benchmarks:
             view = self.q.benchmark_view(bench.name)
+            standings = [st for (name, _), st in self.standings.items() if name == bench.name]
             self.render("benchmark.html.j2", self.links.bench(bench.name), view=view, bench=bench,
-                        title=bench.title)
+                        standings=standings, st_method=ranks, title=bench.title)
 
     def model_pages(self) -> None:
         for model in self.q.models():

@@ -1,0 +1,247 @@
+"""Which models a benchmark can tell apart: ranks with 95% rank intervals and a pairwise matrix.
+
+One paired bootstrap per leaderboard headline column (benchmark, split), over the items the current
+runs scored: the union of their item ids in natural order is resampled with replacement
+`RESAMPLES` times (`numpy.random.default_rng(SEED).integers(0, n, (RESAMPLES, n))`), and every model's
+headline is recomputed on each resample from its own items in it — all models on the same draw, so an
+item that is hard for everyone moves everyone. The headline is the mean of the items' values (verdicts,
+scores, pass@k per prompt), the weighted mean for a weighted accuracy, and for an Elo the fixed-item
+rating refitted on the resampled weights. A model's rank on a resample is 1 + the number of models
+strictly better; its interval is the 2.5th (lower) to 97.5th (higher) percentile of those ranks. The
+observed rank orders the leaderboard's values the same way.
+
+The matrix holds, for each pair, the paired difference row − column on the items both scored, with a
+95% percentile interval from the same resamples and a p-value: exact McNemar on the discordant items
+for accuracy-type headlines, otherwise twice the share of resampled differences on the other side of
+zero. With many pairs some look different by chance, so the p-values are Holm-adjusted over the
+matrix; a cell is marked different only when its adjusted p-value is below 0.05.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from evaluators.core import paired, stats
+from evaluators.core.contract import Metric
+from evaluators.publish.views import Leaderboard
+
+RESAMPLES = 1000
+SEED = 0
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Row model − column model on the items both scored."""
+
+    delta: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    p_holm: float
+    n: int
+
+    @property
+    def different(self) -> bool:
+        return self.p_holm < ALPHA
+
+
+@dataclass
+class Standing:
+    """Ranks and pairwise differences of the current runs of one (benchmark, split) headline."""
+
+    benchmark: str
+    split: str
+    metric: str
+    higher_is_better: bool
+    test: str  # how each pair is tested
+    models: list[str]  # by observed rank
+    n_items: int
+    value: dict[str, float] = field(default_factory=dict)  # the leaderboard's (stored) headline
+    rank: dict[str, int] = field(default_factory=dict)
+    interval: dict[str, tuple[int, int]] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], Pair] = field(default_factory=dict)
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.pairs) // 2
+
+
+@dataclass
+class _Items:
+    """Per-model item values over the union of items (NaN where a model has no value)."""
+
+    ids: list[str]
+    values: np.ndarray  # models × items
+    weight: np.ndarray  # items
+    item_elo: np.ndarray  # items
+
+
+def standings(q, board: Leaderboard) -> dict[tuple[str, str], Standing]:
+    """A `Standing` for every headline column with at least two models and per-item values."""
+    out = {}
+    for col in board.columns:
+        if not col.headline:
+            continue
+        cells = {row.model: row.cells[col.key] for row in board.rows
+                 if col.key in row.cells and row.cells[col.key].value is not None}
+        if len(cells) < 2:
+            continue
+        standing = _standing(q, col.benchmark, col.split, col.metric, cells)
+        if standing is not None:
+            out[(col.benchmark.name, col.split)] = standing
+    return out
+
+
+def _decomposable(metric: str) -> bool:
+    return (paired.has_verdicts(metric) or metric in (Metric.ELO, Metric.WEIGHTED_ACCURACY, Metric.SCORE,
+                                                      Metric.PASS_AT_K))
+
+
+def _standing(q, bench, split: str, metric: str, cells: dict) -> Standing | None:
+    if not _decomposable(metric):
+        return None
+    models = list(cells)
+    outcomes = paired.item_outcomes(q.con, [cells[m].run_id for m in models])
+    items = _item_values(metric, [outcomes[cells[m].run_id] for m in models])
+    present = ~np.isnan(items.values)
+    if not present.any(axis=1).all():
+        return None
+    counts = _counts(len(items.ids))
+    boot = _resampled(metric, items, present, counts)  # resamples × models
+    sign = 1.0 if bench.higher_is_better else -1.0
+    observed = np.array([cells[m].value for m in models], dtype=float)
+    order = sorted(range(len(models)), key=lambda i: (-sign * observed[i], models[i].lower(), models[i]))
+    verdicts = paired.has_verdicts(metric) and metric != Metric.ELO
+    standing = Standing(bench.name, split, metric, bench.higher_is_better,
+                        "exact McNemar" if verdicts else "paired bootstrap", [models[i] for i in order],
+                        len(items.ids))
+    ranks = _ranks(sign * np.nan_to_num(boot, nan=-np.inf if sign > 0 else np.inf))
+    observed_ranks = _ranks(sign * observed[None, :])[0]
+    for i, m in enumerate(models):
+        standing.value[m] = float(observed[i])
+        standing.rank[m] = int(observed_ranks[i])
+        standing.interval[m] = (int(np.quantile(ranks[:, i], 0.025, method="lower")),
+                                int(np.quantile(ranks[:, i], 0.975, method="higher")))
+    raw: dict[tuple[int, int], tuple[float, float, float, float, int]] = {}
+    for a in range(len(models)):
+        for b in range(a + 1, len(models)):
+            raw[(a, b)] = _pair(metric, items, present, counts, boot, a, b, verdicts)
+    holm = _holm([v[3] for v in raw.values()])
+    for ((a, b), (delta, low, high, p, n)), p_adj in zip(raw.items(), holm, strict=True):
+        standing.pairs[(models[a], models[b])] = Pair(delta, low, high, p, p_adj, n)
+        standing.pairs[(models[b], models[a])] = Pair(-delta, -high, -low, p, p_adj, n)
+    return standing
+
+
+def _item_values(metric: str, per_model: list[dict[str, dict]]) -> _Items:
+    ids = sorted(set().union(*per_model), key=paired.natural_key)
+    values = np.full((len(per_model), len(ids)), np.nan)
+    weight = np.ones(len(ids))
+    item_elo = np.full(len(ids), np.nan)
+    for m, outcomes in enumerate(per_model):
+        for j, item in enumerate(ids):
+            o = outcomes.get(item)
+            if o is None or not o["n"]:
+                continue
+            v = item_value_for(metric, o)
+            if v is not None:
+                values[m, j] = v
+            if o["weight"] is not None:
+                weight[j] = o["weight"]
+            if o["item_elo"] is not None:
+                item_elo[j] = o["item_elo"]
+    if metric == Metric.ELO:
+        values[:, np.isnan(item_elo)] = np.nan  # an item without a rating cannot enter the fit
+    scored = ~np.isnan(values).all(axis=0)  # items no model has a value for (infrastructure errors) are no draw
+    return _Items([i for i, keep in zip(ids, scored, strict=True) if keep], values[:, scored], weight[scored],
+                  item_elo[scored])
+
+
+def item_value_for(metric: str, outcome: dict) -> float | None:
+    """The item's value under `metric` (Elo and weighted accuracy: its verdict or score, weighted later)."""
+    if metric == Metric.ELO:
+        return paired.item_value(outcome, Metric.ACCURACY)
+    if metric == Metric.WEIGHTED_ACCURACY:
+        return outcome["score"]
+    return paired.item_value(outcome, metric)
+
+
+@functools.lru_cache(maxsize=8)
+def _counts(n: int) -> np.ndarray:
+    counts = stats.resample_counts(n, RESAMPLES, SEED).astype(np.float64)
+    counts.flags.writeable = False
+    return counts
+
+
+def _resampled(metric: str, items: _Items, present: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Every model's headline on every resample (resamples × models)."""
+    if metric == Metric.ELO:
+        out = np.empty((counts.shape[0], len(items.values)))
+        for m, row in enumerate(items.values):
+            keep = present[m]
+            out[:, m] = stats.fixed_item_elo_batch(row[keep] > 0.5, items.item_elo[keep],
+                                                   counts[:, keep] * items.weight[keep])
+        return out
+    w = items.weight if metric == Metric.WEIGHTED_ACCURACY else np.ones(len(items.ids))
+    mask = present * w
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (counts @ (np.nan_to_num(items.values) * mask).T) / (counts @ mask.T)
+
+
+def _ranks(scores: np.ndarray) -> np.ndarray:
+    """1 + how many models are strictly better (higher `scores`), per row."""
+    return 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
+
+
+def _pair(metric: str, items: _Items, present: np.ndarray, counts: np.ndarray, boot: np.ndarray, a: int, b: int,
+          verdicts: bool) -> tuple[float, float, float, float, int]:
+    """(delta a − b, interval, p-value, n) on the items both scored."""
+    both = present[a] & present[b]
+    n = int(both.sum())
+    if n == 0:
+        return (math.nan, math.nan, math.nan, 1.0, 0)
+    if (present[a] == both).all() and (present[b] == both).all():
+        deltas = boot[:, a] - boot[:, b]
+        observed = _statistic(metric, items, a, both) - _statistic(metric, items, b, both)
+    else:
+        sub = _Items(items.ids, items.values[[a, b]][:, both], items.weight[both], items.item_elo[both])
+        resampled = _resampled(metric, sub, np.ones((2, n), dtype=bool), counts[:, both])
+        deltas = resampled[:, 0] - resampled[:, 1]
+        observed = _statistic(metric, sub, 0, slice(None)) - _statistic(metric, sub, 1, slice(None))
+    summary = stats.summarize_resamples(observed, deltas[np.isfinite(deltas)], n, "")
+    p = summary.p_value
+    if verdicts:
+        va, vb = items.values[a, both] > 0.5, items.values[b, both] > 0.5
+        p = _mcnemar(int((va & ~vb).sum()), int((~va & vb).sum()))
+    return (observed, summary.ci_low, summary.ci_high, p, n)
+
+
+def _statistic(metric: str, items: _Items, m: int, keep) -> float:
+    values = items.values[m, keep]
+    if metric == Metric.ELO:
+        return stats.fixed_item_elo(values > 0.5, items.item_elo[keep], items.weight[keep]).rating
+    if metric == Metric.WEIGHTED_ACCURACY:
+        return float(np.dot(values, items.weight[keep]) / items.weight[keep].sum())
+    return float(values.mean())
+
+
+@functools.lru_cache(maxsize=65536)
+def _mcnemar(b: int, c: int) -> float:
+    return stats.mcnemar_exact(b, c)
+
+
+def _holm(p_values: list[float]) -> list[float]:
+    """Holm–Bonferroni adjusted p-values, in the input's order."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for step, i in enumerate(order):
+        running = max(running, min(1.0, (m - step) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
