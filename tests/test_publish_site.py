@@ -13,6 +13,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from evaluators.publish.itemdata import unpack
 from tests.conftest import run_cli
 from tests.helpers.publish_fixture import GATED_MARKER
 from tests.helpers.site_check import page_problems, site_pages
@@ -36,6 +37,8 @@ def test_model_text_is_escaped_in_pages(site):
 
 
 def test_ids_only_item_text_is_in_no_published_file(site):
+    chunks = [*site.glob("runs/*.items.*.js"), *site.glob("items/*.js")]
+    assert chunks and all(GATED_MARKER not in unpack(p.read_text()) for p in chunks)
     for path in site.rglob("*"):
         if path.is_file() and path.suffix != ".parquet":
             assert GATED_MARKER.encode() not in path.read_bytes(), path
@@ -54,7 +57,7 @@ def test_private_build_includes_gated_text_and_says_so(publish_store, tmp_path):
     root, _ = publish_store
     out = tmp_path / "private"
     assert run_cli("publish", "--results", str(root), "--out", str(out), "--private").returncode == 0
-    texts = [p.read_text(encoding="utf-8") for p in out.rglob("*.js")]
+    texts = [unpack(p.read_text(encoding="utf-8")) for p in (out / "items").glob("*.js")]
     assert any(GATED_MARKER in t for t in texts)
     assert "Private build" in (out / "index.html").read_text(encoding="utf-8")
 

@@ -81,6 +81,14 @@ class AttemptKey:
         return AttemptKey.VERDICT_PREFIX + metric
 
 
+# Keys of `attempts.extra` that describe the item, not the model's attempt at it (the prompt, its choices and
+# metadata): the site publishes them once per benchmark version, beside each run's outcomes.
+ITEM_KEYS = (
+    AttemptKey.ITEM_ELO, AttemptKey.POINT_WEIGHT, "messages", "letters", "content_hash", "index", "context",
+    "continuations", "choices", "problem", "level", "domain", "config", "cell", "k", "prompt_sha256",
+    "reference_sha256",
+)
+
 # Keys of `attempts.extra` that say why an attempt has no verdict, in the order readers look.
 MESSAGE_KEYS = (AttemptKey.ERROR, AttemptKey.STUCK_REASON, AttemptKey.REASON)
 

@@ -33,7 +33,7 @@ from evaluators.core.contract import AttemptKey
 from evaluators.core.errors import BadInput
 from evaluators.core.export import EXPORT_TABLES, export_store
 from evaluators.core.store import Store
-from evaluators.publish import apps, artifacts, fmt, ranks
+from evaluators.publish import apps, artifacts, fmt, itemdata, ranks
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
 from evaluators.publish.links import Links
 from evaluators.publish.queries import Queries, reference_note
@@ -123,6 +123,8 @@ class SiteBuilder:
         self.standings: dict[tuple[str, str], ranks.Standing] = {}
         for run in q.runs():  # fix every run's slug up front: background threads only look them up
             self.links.run_slug(run["run_id"])
+        self.item_sets = self.item_runs()
+        self.item_columns = q.item_columns(list(self.item_sets))
 
     # -- output ------------------------------------------------------------------------------
 
@@ -224,6 +226,7 @@ class SiteBuilder:
             self.attempt_page(summary, att, *files)
         self.render("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
                     agent=agent, redacted=self.q.redacted(summary.benchmark.name),
+                    items=None if agent else _js_literal(self.item_meta(summary)),
                     title=f"{summary.run['model_name']} · {summary.benchmark.title}")
 
     def attempt_files(self, att: Attempt) -> tuple[dict[str, str], list[tuple[str, str]], str | None]:
@@ -238,15 +241,30 @@ class SiteBuilder:
                     shots=shots, artifacts=artifacts, app=app, checklist=checklist,
                     title=f"{att.item_id} #{att.attempt} · {summary.run['model_name']}")
 
+    def item_runs(self) -> dict[str, str]:
+        """Runs whose item table the site publishes (agent runs list their attempts server-side instead),
+        each mapped to its item set's slug."""
+        out = {}
+        for run in self.q.runs():
+            bench = self.q.benchmark(run["benchmark"])
+            if bench.evaluator != "agent":
+                out[run["run_id"]] = itemdata.set_slug(self.links.bench_slug(bench.name), itemdata.set_key(run))
+        return out
+
     def items_files(self, con: Any) -> None:
-        """Each run's item rows as a script file; runs in a background thread on its own cursor `con`."""
-        # Agent runs show their attempts server-side (with metrics and artifacts) instead.
-        wanted = sorted(r["run_id"] for r in self.q.runs() if self.q.benchmark(r["benchmark"]).evaluator != "agent")
-        for run_id, rows_json in self.q.items_json(wanted, con=con):
+        """Item sets and every run's item rows as chunk scripts; runs in a background thread on its cursor `con`."""
+        sets = self.item_sets
+        for slug, chunk, payload in self.q.item_set_chunks(sets, itemdata.CHUNK, con=con):
+            itemdata.write(self.out / self.links.item_set(slug, chunk), f"set:{slug}:{chunk}", payload)
+        for run_id, chunk, payload in self.q.run_item_chunks(sets, itemdata.CHUNK, con=con):
             key = self.links.run_slug(run_id)
-            payload = rows_json.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-            _write_file(self.out / self.links.items(run_id),
-                        f'(window.BBDATA=window.BBDATA||{{}})["items:{key}"]={payload};\n')
+            itemdata.write(self.out / self.links.items(run_id, chunk), f"items:{key}:{chunk}", payload)
+
+    def item_meta(self, summary: RunSummary) -> dict[str, Any]:
+        """What a run page's item table needs before any chunk arrives: sizes, columns, filter choices."""
+        meta = self.item_columns.get(summary.run_id, {"rows": 0, "multiAttempt": False, "categories": {}, "show": {}})
+        return {**meta, "chunk": itemdata.CHUNK, "key": self.links.run_slug(summary.run_id),
+                "set": self.item_sets[summary.run_id], "statuses": summary.status_counts}
 
     def publish_app(self, att: Attempt) -> str | None:
         """The app page: our page holding the app, inlined, in a sandboxed frame (no model file is published)."""
@@ -317,9 +335,23 @@ class SiteBuilder:
                         [_finite(s.value), _finite(s.ci_low), _finite(s.ci_high), s.n]
         diffs = [[m, b, p] for (m, b), p in self.links.diffs.items()]
         data = {"models": models, "columns": columns, "values": values, "categories": categories, "diffs": diffs,
-                "references": sorted(self.q.reference_models)}
+                "references": sorted(self.q.reference_models), "pairs": self.pair_tables(board, models)}
         self.write("assets/summaries.js", f"window.BBDATA=window.BBDATA||{{}};BBDATA.summaries={_js_literal(data)};\n")
         self.render("compare.html.j2", "compare.html", title="Compare two models")
+
+    def pair_tables(self, board: Leaderboard, models: list[str]) -> dict[str, list[list]]:
+        """Each headline column's pairwise matrix for the compare picker: [i, j, Δ i − j, low, high, p,
+        Holm-adjusted p, n, test] with i < j indexes into `models`."""
+        index = {m: i for i, m in enumerate(models)}
+        out: dict[str, list[list]] = {}
+        for c, col in enumerate(board.columns):
+            standing = self.standings.get((col.benchmark.name, col.split)) if col.headline else None
+            if standing is None:
+                continue
+            out[str(c)] = [[index[a], index[b], _finite(p.delta), _finite(p.ci_low), _finite(p.ci_high),
+                            _finite(p.p_value), _finite(p.p_holm), p.n, standing.test]
+                           for (a, b), p in standing.pairs.items() if index[a] < index[b]]
+        return out
 
     def table_counts(self) -> list[tuple[str, int]]:
         return [(t, self.q.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in EXPORT_TABLES]

@@ -48,8 +48,13 @@ class Links:
     def run(self, run_id: str) -> str:
         return f"runs/{self.run_slug(run_id)}.html"
 
-    def items(self, run_id: str) -> str:
-        return f"runs/{self.run_slug(run_id)}.items.js"
+    def items(self, run_id: str, chunk: int) -> str:
+        """A chunk of a run's item rows (see `itemdata`)."""
+        return f"runs/{self.run_slug(run_id)}.items.{chunk}.js"
+
+    def item_set(self, slug: str, chunk: int) -> str:
+        """A chunk of an item set's text (see `itemdata`)."""
+        return f"items/{slug}.{chunk}.js"
 
     def bench(self, name: str) -> str:
         return f"benchmarks/{self.bench_slug(name)}.html"
