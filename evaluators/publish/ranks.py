@@ -20,7 +20,6 @@ matrix; a cell is marked different only when its adjusted p-value is below 0.05.
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -106,7 +105,7 @@ def _standing(q, bench, split: str, metric: str, cells: dict) -> Standing | None
     if not _decomposable(metric):
         return None
     models = list(cells)
-    outcomes = paired.item_outcomes(q.con, [cells[m].run_id for m in models])
+    outcomes = paired.item_outcomes(q.con, [cells[m].run_id for m in models], only=metric)
     items = _item_values(metric, [outcomes[cells[m].run_id] for m in models])
     present = ~np.isnan(items.values)
     if not present.any(axis=1).all():
@@ -122,19 +121,18 @@ def _standing(q, bench, split: str, metric: str, cells: dict) -> Standing | None
                         len(items.ids))
     ranks = _ranks(sign * np.nan_to_num(boot, nan=-np.inf if sign > 0 else np.inf))
     observed_ranks = _ranks(sign * observed[None, :])[0]
+    lows = np.quantile(ranks, 0.025, axis=0, method="lower")
+    highs = np.quantile(ranks, 0.975, axis=0, method="higher")
     for i, m in enumerate(models):
         standing.value[m] = float(observed[i])
         standing.rank[m] = int(observed_ranks[i])
-        standing.interval[m] = (int(np.quantile(ranks[:, i], 0.025, method="lower")),
-                                int(np.quantile(ranks[:, i], 0.975, method="higher")))
-    raw: dict[tuple[int, int], tuple[float, float, float, float, int]] = {}
-    for a in range(len(models)):
-        for b in range(a + 1, len(models)):
-            raw[(a, b)] = _pair(metric, items, present, counts, boot, a, b, verdicts)
-    holm = _holm([v[3] for v in raw.values()])
-    for ((a, b), (delta, low, high, p, n)), p_adj in zip(raw.items(), holm, strict=True):
-        standing.pairs[(models[a], models[b])] = Pair(delta, low, high, p, p_adj, n)
-        standing.pairs[(models[b], models[a])] = Pair(-delta, -high, -low, p, p_adj, n)
+        standing.interval[m] = (int(lows[i]), int(highs[i]))
+    first, second = np.triu_indices(len(models), 1)
+    delta, low, high, p, n = _pairs(metric, items, present, counts, boot, first, second, verdicts)
+    holm = _holm(list(p))
+    for i, (a, b) in enumerate(zip(first, second, strict=True)):
+        standing.pairs[(models[a], models[b])] = Pair(delta[i], low[i], high[i], p[i], holm[i], int(n[i]))
+        standing.pairs[(models[b], models[a])] = Pair(-delta[i], -high[i], -low[i], p[i], holm[i], int(n[i]))
     return standing
 
 
@@ -198,27 +196,48 @@ def _ranks(scores: np.ndarray) -> np.ndarray:
     return 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
 
 
-def _pair(metric: str, items: _Items, present: np.ndarray, counts: np.ndarray, boot: np.ndarray, a: int, b: int,
-          verdicts: bool) -> tuple[float, float, float, float, int]:
-    """(delta a − b, interval, p-value, n) on the items both scored."""
-    both = present[a] & present[b]
-    n = int(both.sum())
-    if n == 0:
-        return (math.nan, math.nan, math.nan, 1.0, 0)
-    if (present[a] == both).all() and (present[b] == both).all():
-        deltas = boot[:, a] - boot[:, b]
-        observed = _statistic(metric, items, a, both) - _statistic(metric, items, b, both)
-    else:
-        sub = _Items(items.ids, items.values[[a, b]][:, both], items.weight[both], items.item_elo[both])
-        resampled = _resampled(metric, sub, np.ones((2, n), dtype=bool), counts[:, both])
-        deltas = resampled[:, 0] - resampled[:, 1]
-        observed = _statistic(metric, sub, 0, slice(None)) - _statistic(metric, sub, 1, slice(None))
-    summary = stats.summarize_resamples(observed, deltas[np.isfinite(deltas)], n, "")
-    p = summary.p_value
+def _pairs(metric: str, items: _Items, present: np.ndarray, counts: np.ndarray, boot: np.ndarray,
+           first: np.ndarray, second: np.ndarray, verdicts: bool) -> tuple[np.ndarray, ...]:
+    """Every pair (first − second) at once: delta, interval, p-value and n on the items both scored."""
+    both = present[first] & present[second]
+    n = both.sum(axis=1)
+    deltas = np.full((counts.shape[0], len(first)), np.nan)
+    observed = np.full(len(first), np.nan)
+    same = (present[first] == both).all(axis=1) & (present[second] == both).all(axis=1) & (n > 0)
+    own = np.array([_statistic(metric, items, m, present[m]) if present[m].any() else np.nan
+                    for m in range(len(items.values))])
+    deltas[:, same] = boot[:, first[same]] - boot[:, second[same]]
+    observed[same] = own[first[same]] - own[second[same]]
+    other = np.flatnonzero(~same & (n > 0))
+    if len(other) and metric == Metric.ELO:  # the two runs' item sets differ: refit both on the shared items
+        for i in other:
+            keep = both[i]
+            sub = _Items([], items.values[[first[i], second[i]]][:, keep], items.weight[keep], items.item_elo[keep])
+            fits = _resampled(metric, sub, np.ones((2, keep.sum()), dtype=bool), counts[:, keep])
+            deltas[:, i] = fits[:, 0] - fits[:, 1]
+            observed[i] = _statistic(metric, sub, 0, slice(None)) - _statistic(metric, sub, 1, slice(None))
+    elif len(other):  # means over the shared items, every pair in one product
+        w = items.weight if metric == Metric.WEIGHTED_ACCURACY else np.ones(len(items.ids))
+        mask = both[other] * w
+        diff = (np.nan_to_num(items.values[first[other]]) - np.nan_to_num(items.values[second[other]])) * mask
+        with np.errstate(invalid="ignore", divide="ignore"):
+            deltas[:, other] = (counts @ diff.T) / (counts @ mask.T)
+        observed[other] = diff.sum(axis=1) / mask.sum(axis=1)
+    finite = np.isfinite(deltas)
+    with np.errstate(invalid="ignore"):
+        low, high = np.nanquantile(deltas, [0.025, 0.975], axis=0)
+        below = (np.where(finite, deltas, np.inf) <= 0).sum(axis=0)
+        above = (np.where(finite, deltas, -np.inf) >= 0).sum(axis=0)
+        tail = np.where(observed > 0, below, np.where(observed < 0, above, finite.sum(axis=0) / 2))
+        p = np.minimum(1.0, 2 * tail / np.maximum(finite.sum(axis=0), 1))
+    p[n == 0] = 1.0
     if verdicts:
-        va, vb = items.values[a, both] > 0.5, items.values[b, both] > 0.5
-        p = _mcnemar(int((va & ~vb).sum()), int((~va & vb).sum()))
-    return (observed, summary.ci_low, summary.ci_high, p, n)
+        right = np.where(present, items.values > 0.5, False)
+        wrong = np.where(present, items.values < 0.5, False)
+        only_first = right.astype(float) @ wrong.T.astype(float)  # [a, b]: a right, b wrong
+        p = np.array([_mcnemar(int(only_first[a, b]), int(only_first[b, a])) for a, b in zip(first, second,
+                                                                                              strict=True)])
+    return observed, low, high, p, n
 
 
 def _statistic(metric: str, items: _Items, m: int, keep) -> float:
