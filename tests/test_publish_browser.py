@@ -184,7 +184,7 @@ def test_every_internal_link_resolves_and_no_page_misbehaves(session, published_
             files.add(file)
     pages = set(site.rglob("*.html")) - set(site.glob("apps/*/*/**/*.html"))
     assert pages <= seen, f"pages no link reaches: {sorted(str(p) for p in pages - seen)[:5]}"
-    assert any(f.suffix == ".csv" for f in files) and any(f.suffix == ".parquet" for f in files)
+    assert any(f.name.endswith(".csv.gz") for f in files) and any(f.suffix == ".parquet" for f in files)
     assert watch.site_errors() == []
 
 

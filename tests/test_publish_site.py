@@ -7,6 +7,7 @@ atomic replacement of an earlier site, and clean refusals of bad input.
 
 from __future__ import annotations
 
+import gzip
 import shutil
 from pathlib import Path
 
@@ -41,13 +42,14 @@ def test_ids_only_item_text_is_in_no_published_file(site):
     assert chunks and all(GATED_MARKER not in unpack(p.read_text()) for p in chunks)
     for path in site.rglob("*"):
         if path.is_file() and path.suffix != ".parquet":
-            assert GATED_MARKER.encode() not in path.read_bytes(), path
+            data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+            assert GATED_MARKER.encode() not in data, path
     con = duckdb.connect()
-    for parquet in (site / "data" / "parquet").glob("*.parquet"):
+    for parquet in (site / "data" / "parquet").rglob("*.parquet"):
         dump = con.execute(f"SELECT * FROM '{parquet}'").fetchall()
         assert GATED_MARKER not in repr(dump), parquet
     # The export still says which items were right.
-    rows = con.execute(f"SELECT count(*) FROM '{site}/data/parquet/attempts.parquet' a JOIN "
+    rows = con.execute(f"SELECT count(*) FROM '{site}/data/parquet/attempts/*.parquet' a JOIN "
                        f"'{site}/data/parquet/runs.parquet' r USING (run_id) WHERE r.benchmark = 'base-bench' "
                        "AND a.correct IS NOT NULL AND a.prediction IS NULL").fetchone()[0]
     assert rows > 0
@@ -64,7 +66,7 @@ def test_private_build_includes_gated_text_and_says_so(publish_store, tmp_path):
 
 def test_site_layout_downloads_and_sizes(site):
     for name in ("index.html", "gallery.html", "compare.html", "data.html", "diffs/index.html",
-                 "assets/style.css", "assets/site.js", "assets/summaries.js", "data/csv/attempts.csv",
+                 "assets/style.css", "assets/site.js", "assets/summaries.js", "data/csv/scores.csv.gz",
                  "data/parquet/scores.parquet", ".bananabench-site"):
         assert (site / name).is_file(), name
     assert (site / "index.html").stat().st_size < 200_000
@@ -168,3 +170,16 @@ def test_pages_workflow_builds_the_site_it_uploads(publish_store, tmp_path):
     proc = run_cli(*args[1:], cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / upload["with"]["path"] / "index.html").is_file()
+
+
+def test_exports_are_complete_one_file_per_model_for_attempt_tables(site, publish_store):
+    """Every visible run's attempts are in the per-model files, once, in both formats."""
+    root, _ = publish_store
+    con = duckdb.connect()
+    con.execute(f"ATTACH '{root / 'bananabench.duckdb'}' AS store (READ_ONLY)")
+    expected = con.execute("SELECT count(*) FROM store.attempts a JOIN store.runs r USING (run_id) "
+                           "WHERE NOT r.hidden").fetchone()[0]
+    for pattern in ("data/parquet/attempts/*.parquet", "data/csv/attempts/*.csv.gz"):
+        assert con.execute(f"SELECT count(*) FROM '{site}/{pattern}'").fetchone()[0] == expected, pattern
+    models = {p.stem for p in (site / "models").glob("*.html")}
+    assert {p.name.removesuffix(".csv.gz") for p in (site / "data" / "csv" / "attempts").iterdir()} <= models

@@ -31,9 +31,9 @@ from evaluators import __version__
 from evaluators.core.atomic import require_writable
 from evaluators.core.contract import AttemptKey
 from evaluators.core.errors import BadInput
-from evaluators.core.export import EXPORT_TABLES, export_store
+from evaluators.core.export import EXPORT_TABLES
 from evaluators.core.store import Store
-from evaluators.publish import apps, artifacts, fmt, itemdata, ranks
+from evaluators.publish import apps, artifacts, exports, fmt, incremental, itemdata, ranks
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
 from evaluators.publish.links import Links
 from evaluators.publish.queries import Queries, reference_note
@@ -56,6 +56,8 @@ class BuildResult:
     main_thread_cpu_seconds: float
     leaderboard_bytes: int
     timings: dict[str, float] = field(default_factory=dict)
+    kept: int = 0  # outputs whose inputs had not changed since the last publish
+    removed: int = 0  # files nothing produces any more
 
 
 def _when(value: Any) -> str:
@@ -106,7 +108,7 @@ class SiteBuilder:
     """Renders one site into `self.out` (a fresh folder)."""
 
     def __init__(self, q: Queries, out: Path, *, templates: Path, include_apps: bool, baselines: list[str],
-                 io: concurrent.futures.Executor):
+                 io: concurrent.futures.Executor, previous: bool = False):
         self.q = q
         self.io = io
         self._pending: list[concurrent.futures.Future] = []
@@ -125,11 +127,19 @@ class SiteBuilder:
             self.links.run_slug(run["run_id"])
         self.item_sets = self.item_runs()
         self.item_columns = q.item_columns(list(self.item_sets))
+        self.diffs = self._timed("diffs", self.compute_diffs)
+        # What every page depends on besides its own context: software, templates, the menus, the policy.
+        site_key = incremental.digest(__version__, incremental.tree_digest(templates), self.benchmarks,
+                                      bool(self.links.diffs), sorted(q.reference_models.items()),
+                                      q.private, include_apps)
+        self.manifest = incremental.Manifest.read(out / MARKER, site_key) if previous else \
+            incremental.Manifest({}, site_key)
 
     # -- output ------------------------------------------------------------------------------
 
     def write(self, path: str, text: str) -> None:
         """Queue a file for writing on the I/O threads (the GIL is free while they wait on the disk)."""
+        self.manifest.add(path)
         self._pending.append(self.io.submit(_write_file, self.out / path, text))
 
     def flush(self) -> None:
@@ -139,6 +149,12 @@ class SiteBuilder:
             job.result()
 
     def render(self, template: str, path: str, **context: Any) -> None:
+        """Render a page unless its inputs (template, context, the site's) are those of the last publish."""
+        if self.manifest.fresh(self.out, path, template, sorted(context.items())):
+            self.emit(template, path, **context)
+
+    def emit(self, template: str, path: str, **context: Any) -> None:
+        """Render a page and queue it for writing."""
         root = "../" * path.count("/")
         page = self.env.get_template(template).render(
             root=root, path=path, links=self.links, fmt=fmt, benchmarks=self.benchmarks,
@@ -157,15 +173,17 @@ class SiteBuilder:
 
     def build(self) -> Leaderboard:
         self._timed("assets", self.copy_assets)
-        diffs = self._timed("diffs", self.compute_diffs)
+        diffs = self.diffs
         leaderboard = self._timed("leaderboard", self.leaderboard)
         self._timed("benchmarks", self.benchmark_pages)
         self._timed("models+runs", self.model_pages)
         self._timed("gallery", self.gallery)
         self._timed("diff pages", self.diff_pages, diffs)
         self._timed("compare", self.compare, leaderboard)
-        self.render("data.html.j2", "data.html", tables=self.table_counts(), title="Data downloads")
-        self.write(MARKER, f"bananabench {__version__}\n")
+        files = {t: ([(None, exports.paths(t))] if t not in exports.PER_MODEL else
+                     [(m, exports.paths(t, self.links.model_slug(m))) for m in self.q.models()])
+                 for t, _ in self.table_counts()}
+        self.render("data.html.j2", "data.html", tables=self.table_counts(), files=files, title="Data downloads")
         self.write(".nojekyll", "")
         self.flush()
         return leaderboard
@@ -174,7 +192,10 @@ class SiteBuilder:
         static = self.templates / "static"
         if not static.is_dir():
             raise BadInput(f"{self.templates}: no static/ folder with the site's CSS and JavaScript")
-        shutil.copytree(static, self.out / "assets")
+        shutil.copytree(static, self.out / "assets", dirs_exist_ok=True)
+        for path in static.rglob("*"):
+            if path.is_file():
+                self.manifest.add("assets/" + path.relative_to(static).as_posix())
 
     def compute_diffs(self) -> list[Diff]:
         diffs = []
@@ -190,7 +211,9 @@ class SiteBuilder:
 
     def leaderboard(self) -> Leaderboard:
         board = self.q.leaderboard()
-        self.standings = ranks.standings(self.q, board)
+        self.manifest.cache["ranks"] = {}
+        self.standings = ranks.standings(self.q, board, self.manifest.previous_cache.get("ranks"),
+                                         self.manifest.cache["ranks"])
         groups: list[tuple[Any, int]] = []
         for col in board.columns:
             if groups and groups[-1][0] is col.benchmark:
@@ -221,8 +244,11 @@ class SiteBuilder:
         agent = summary.benchmark.evaluator == "agent"
         errors = self.q.errors(summary.run_id)
         attempts = self.q.attempts(summary.run_id) if agent else []
-        # Read every attempt's files on the I/O threads, render the pages here.
-        for att, files in zip(attempts, self.io.map(self.attempt_files, attempts), strict=True):
+        # An attempt's files never change once it is recorded: its page is keyed on its row. Read the files of
+        # the pages to write on the I/O threads, render them here.
+        fresh = [a for a in attempts if self.manifest.fresh(
+            self.out, self.links.attempt(a.run_id, a.item_id, a.attempt), "attempt", summary, a)]
+        for att, files in zip(fresh, self.io.map(self.attempt_files, fresh), strict=True):
             self.attempt_page(summary, att, *files)
         self.render("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
                     agent=agent, redacted=self.q.redacted(summary.benchmark.name),
@@ -236,10 +262,12 @@ class SiteBuilder:
 
     def attempt_page(self, summary: RunSummary, att: Attempt, shots: dict[str, str],
                      artifacts: list[tuple[str, str]], checklist: str | None) -> None:
+        path = self.links.attempt(att.run_id, att.item_id, att.attempt)
         app = self.publish_app(att) if self.include_apps else None
-        self.render("attempt.html.j2", self.links.attempt(att.run_id, att.item_id, att.attempt), s=summary, a=att,
-                    shots=shots, artifacts=artifacts, app=app, checklist=checklist,
-                    title=f"{att.item_id} #{att.attempt} · {summary.run['model_name']}")
+        for child in [*shots.values(), *([app] if app else [])]:
+            self.manifest.child(path, child)
+        self.emit("attempt.html.j2", path, s=summary, a=att, shots=shots, artifacts=artifacts, app=app,
+                  checklist=checklist, title=f"{att.item_id} #{att.attempt} · {summary.run['model_name']}")
 
     def item_runs(self) -> dict[str, str]:
         """Runs whose item table the site publishes (agent runs list their attempts server-side instead),
@@ -252,13 +280,33 @@ class SiteBuilder:
         return out
 
     def items_files(self, con: Any) -> None:
-        """Item sets and every run's item rows as chunk scripts; runs in a background thread on its cursor `con`."""
+        """Item sets and every run's item rows as chunk scripts, those whose inputs changed; runs in a background
+        thread on its own cursor `con`. A set is rewritten when its runs change, a run's rows when the run or
+        the numbering of its set's items does."""
         sets = self.item_sets
-        for slug, chunk, payload in self.q.item_set_chunks(sets, itemdata.CHUNK, con=con):
-            itemdata.write(self.out / self.links.item_set(slug, chunk), f"set:{slug}:{chunk}", payload)
-        for run_id, chunk, payload in self.q.run_item_chunks(sets, itemdata.CHUNK, con=con):
-            key = self.links.run_slug(run_id)
-            itemdata.write(self.out / self.links.items(run_id, chunk), f"items:{key}:{chunk}", payload)
+        signatures = self.q.item_set_signatures(sets, con=con)
+        members: dict[str, list] = {}
+        for run_id, slug in sets.items():
+            run = self.q.run(run_id)
+            members.setdefault(slug, []).append((run_id, run["status"], str(run["finished_at"])))
+        stale_sets = {slug for slug, runs in members.items()
+                      if any([self.manifest.fresh(self.out, self.links.item_set(slug, k), "set", sorted(runs),
+                                                  signatures.get(slug))
+                              for k in range(_chunks(signatures.get(slug, (0, 0))[0]))])}
+        stale_runs = [run_id for run_id, slug in sets.items()
+                      if any([self.manifest.fresh(self.out, self.links.items(run_id, k), "rows", self.q.run(run_id),
+                                                  self.item_columns.get(run_id), slug, signatures.get(slug))
+                              for k in range(_chunks(self.item_columns.get(run_id, {}).get("rows", 0)))])]
+        affected = {r: s for r, s in sets.items() if s in stale_sets or s in {sets[x] for x in stale_runs}}
+        if stale_sets:
+            wanted = {r: s for r, s in affected.items() if s in stale_sets}
+            for slug, chunk, payload in self.q.item_set_chunks(wanted, itemdata.CHUNK, con=con):
+                itemdata.write(self.out / self.links.item_set(slug, chunk), f"set:{slug}:{chunk}", payload)
+        if stale_runs:
+            for run_id, chunk, payload in self.q.run_item_chunks(affected, itemdata.CHUNK, only=stale_runs,
+                                                                 con=con):
+                key = self.links.run_slug(run_id)
+                itemdata.write(self.out / self.links.items(run_id, chunk), f"items:{key}:{chunk}", payload)
 
     def item_meta(self, summary: RunSummary) -> dict[str, Any]:
         """What a run page's item table needs before any chunk arrives: sizes, columns, filter choices."""
@@ -286,10 +334,13 @@ class SiteBuilder:
         cards = []
         for e in entries:
             app = self.links.app(e.run_id, e.attempt.item_id, e.attempt.attempt) + ".html"
-            cards.append({"e": e, "shots": artifacts.copy_screenshots(self.q, self.links, self.out, e.attempt),
+            shots = artifacts.copy_screenshots(self.q, self.links, self.out, e.attempt)
+            for path in shots.values():
+                self.manifest.add(path)
+            cards.append({"e": e, "shots": shots,
                           "checklist": artifacts.read_text(self.q, e.attempt.extra.get(AttemptKey.CHECKLIST)),
                           "attempt": self.links.attempt(e.run_id, e.attempt.item_id, e.attempt.attempt),
-                          "app": app if (self.out / app).exists() else None})
+                          "app": app if app in self.manifest.produced else None})
         tasks: dict[str, list[dict]] = {}
         for card in cards:
             tasks.setdefault(card["e"].attempt.item_id, []).append(card)
@@ -357,14 +408,21 @@ class SiteBuilder:
         return [(t, self.q.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in EXPORT_TABLES]
 
 
+def _chunks(rows: int) -> int:
+    return -(-rows // itemdata.CHUNK)
+
+
 def _finite(value: float | None) -> float | None:
     """NaN and infinities (not JSON) become null."""
     return value if value is None or math.isfinite(value) else None
 
 
 def _write_file(target: Path, text: str) -> None:
+    """Write through a temporary file and a rename: a reader (or a crash) never sees half a page."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(target)
 
 
 def _kind(metric: str) -> str:
@@ -405,8 +463,13 @@ def _dir_stats(folder: Path) -> tuple[int, int]:
 
 
 def publish(store: Store, out: str | os.PathLike, *, private: bool = False, include_apps: bool = False,
-            baselines: Iterable[str] = (), templates: str | os.PathLike | None = None) -> BuildResult:
-    """Build the whole site from `store` into `out`; returns what was written and how long it took."""
+            baselines: Iterable[str] = (), templates: str | os.PathLike | None = None,
+            full: bool = False) -> BuildResult:
+    """Publish the site from `store` into `out`; returns what was written and how long it took.
+
+    Over an earlier site of this version, only the outputs whose inputs changed are written and orphans are
+    removed (see `incremental`); otherwise, or with `full`, the site is built in a fresh folder beside `out`
+    and swapped in at the end."""
     start, cpu_start, main_start = time.perf_counter(), _cpu(), time.thread_time()
     out = Path(out)
     templates = Path(templates) if templates else TEMPLATES
@@ -414,34 +477,40 @@ def publish(store: Store, out: str | os.PathLike, *, private: bool = False, incl
         raise BadInput(f"{templates}: not a templates folder (no leaderboard.html.j2); run bananabench from a "
                        f"checkout (pip install -e .) or pass --templates DIR")
     _prepare_out(out)
-    require_writable(out.parent, "--out")  # the new site is built beside the old one, then swapped in
+    require_writable(out.parent, "--out")  # a full build happens beside the old site, then swaps in
     if out.exists():
         require_writable(out, "--out")
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
+    incremental_build = not full and (out / MARKER).is_file()
+    target = out if incremental_build else Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     try:
         with Queries.open(store, private=private) as q, concurrent.futures.ThreadPoolExecutor(2) as pool, \
                 concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="publish-io") as io:
-            builder = SiteBuilder(q, tmp, templates=templates, include_apps=include_apps,
-                                  baselines=list(baselines), io=io)
+            builder = SiteBuilder(q, target, templates=templates, include_apps=include_apps,
+                                  baselines=list(baselines), io=io, previous=incremental_build)
             # DuckDB work (exports, item data) runs outside the GIL while Python renders the pages.
-            jobs = {"exports": pool.submit(_exports, store, tmp / "data", private),
+            jobs = {"exports": pool.submit(exports.write, q.con.cursor(), target, builder.manifest, q.runs(),
+                                           builder.links.model_slug, private),
                     "items": pool.submit(_timed_job, builder.items_files, q.con.cursor())}
             builder.build()
             t0 = time.perf_counter()
             for name, job in jobs.items():
                 builder.timings[name] = job.result()
             builder.timings["waiting for background jobs"] = round(time.perf_counter() - t0, 3)
-        files, size = _dir_stats(tmp)
-        board_bytes = (tmp / "index.html").stat().st_size
-        _swap_in(tmp, out)
+        removed = builder.manifest.remove_orphans(target, {MARKER}) if incremental_build else 0
+        _write_file(target / MARKER, builder.manifest.dump())
+        files, size = _dir_stats(target)
+        board_bytes = (target / "index.html").stat().st_size
+        if not incremental_build:
+            _swap_in(target, out)
     except BaseException:
-        with contextlib.suppress(OSError):
-            shutil.rmtree(tmp)
+        if not incremental_build:
+            with contextlib.suppress(OSError):
+                shutil.rmtree(target)
         raise
     return BuildResult(out, builder.pages, files, size, round(time.perf_counter() - start, 3),
                        round(_cpu() - cpu_start, 3), round(time.thread_time() - main_start, 3), board_bytes,
-                       builder.timings)
+                       builder.timings, kept=builder.manifest.kept, removed=removed)
 
 
 def _cpu() -> float:
@@ -453,11 +522,4 @@ def _cpu() -> float:
 def _timed_job(fn, *args) -> float:
     t0 = time.perf_counter()
     fn(*args)
-    return round(time.perf_counter() - t0, 3)
-
-
-def _exports(store: Store, folder: Path, private: bool) -> float:
-    t0 = time.perf_counter()
-    for fmt_ in ("parquet", "csv"):
-        export_store(store, folder / fmt_, fmt_, private=private)
     return round(time.perf_counter() - t0, 3)

@@ -46,5 +46,8 @@ def unpack(text: str) -> str:
 
 
 def write(path: Path, key: str, payload: str) -> None:
+    """Write a chunk file (through a temporary file and a rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(script(key, payload), encoding="ascii")
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(script(key, payload), encoding="ascii")
+    tmp.replace(path)

@@ -390,6 +390,9 @@ class Queries:
     def _item_params(self, run_sets: dict[str, str], chunk: int) -> dict[str, Any]:
         return {"runs": list(run_sets), "sets": list(run_sets.values()), "private": self.private, "chunk": chunk}
 
+    def _run_params(self, run_sets: dict[str, str], chunk: int, only: list[str] | None) -> dict[str, Any]:
+        return {**self._item_params(run_sets, chunk), "only": list(run_sets) if only is None else list(only)}
+
     def item_set_chunks(self, run_sets: dict[str, str], chunk: int, *, con: Any = None
                         ) -> Iterator[tuple[str, int, str]]:
         """(set id, chunk number, JSON array) of the items of every item set the runs `run_sets` maps to
@@ -404,13 +407,23 @@ class Queries:
         while batch := cur.fetchmany(64):
             yield from batch
 
-    def run_item_chunks(self, run_sets: dict[str, str], chunk: int, *, con: Any = None
-                        ) -> Iterator[tuple[str, int, str]]:
+    def item_set_signatures(self, run_sets: dict[str, str], *, con: Any = None) -> dict[str, tuple[int, int]]:
+        """Per item set: (number of items, XOR of their ids' hashes): what fixes each item's index in it."""
+        rows = (con or self.con).execute("""
+            WITH m AS (SELECT unnest($runs) AS run_id, unnest($sets) AS set_id),
+            ids AS (SELECT DISTINCT m.set_id, a.item_id FROM attempts a JOIN m USING (run_id))
+            SELECT set_id, count(*), bit_xor(hash(item_id)) FROM ids GROUP BY set_id""",
+            {"runs": list(run_sets), "sets": list(run_sets.values())}).fetchall()
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    def run_item_chunks(self, run_sets: dict[str, str], chunk: int, *, only: list[str] | None = None,
+                        con: Any = None) -> Iterator[tuple[str, int, str]]:
         """(run id, chunk number, JSON array) of every run's attempts, `chunk` rows a chunk, by item and attempt.
 
         Row: [item index in its set, attempt, status, correct, score, prediction, reference (only where it
         differs from the set's), wall_s, tokens_in, tokens_out, extra without the item text, choices];
         choices are [idx, logprob_sum, n_tokens, mean_logprob]. Model output of ids-only benchmarks is NULL.
+        `only`: the runs to return (the others still number their sets' items).
         """
         sql = self._item_sql("""
             , ch AS (
@@ -426,9 +439,10 @@ class Queries:
                                   s.wall_s, s.tokens_in, s.tokens_out,
                                   CASE WHEN s.redact THEN NULL ELSE s.run_extra END, ch.choices) AS row
                 FROM src s JOIN idx i USING (set_id, item_id)
-                LEFT JOIN ch ON ch.run_id = s.run_id AND ch.item_id = s.item_id AND s.attempt = 1)
+                LEFT JOIN ch ON ch.run_id = s.run_id AND ch.item_id = s.item_id AND s.attempt = 1
+                WHERE s.run_id IN (SELECT unnest($only)))
             SELECT run_id, chunk, to_json(list(row ORDER BY idx, attempt)) FROM rows GROUP BY ALL ORDER BY ALL""")
-        cur = (con or self.con).execute(sql, self._item_params(run_sets, chunk))
+        cur = (con or self.con).execute(sql, self._run_params(run_sets, chunk, only))
         while batch := cur.fetchmany(64):
             yield from batch
 

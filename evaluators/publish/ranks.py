@@ -19,13 +19,17 @@ matrix; a cell is marked different only when its adjusted p-value is below 0.05.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from evaluators.core import paired, stats
 from evaluators.core.contract import Metric
+from evaluators.publish.incremental import digest
 from evaluators.publish.views import Leaderboard
 
 RESAMPLES = 1000
@@ -80,8 +84,13 @@ class _Items:
     item_elo: np.ndarray  # items
 
 
-def standings(q, board: Leaderboard) -> dict[tuple[str, str], Standing]:
-    """A `Standing` for every headline column with at least two models and per-item values."""
+def standings(q, board: Leaderboard, cache: dict[str, Any] | None = None,
+              keep: dict[str, Any] | None = None) -> dict[tuple[str, str], Standing]:
+    """A `Standing` for every headline column with at least two models and per-item values.
+
+    `cache` holds earlier results by a digest of their inputs (the columns' runs and values); they are
+    reused when the inputs are the same, and every result of this call is put into `keep`."""
+    cache = cache or {}
     out = {}
     for col in board.columns:
         if not col.headline:
@@ -90,10 +99,34 @@ def standings(q, board: Leaderboard) -> dict[tuple[str, str], Standing]:
                  if col.key in row.cells and row.cells[col.key].value is not None}
         if len(cells) < 2:
             continue
-        standing = _standing(q, col.benchmark, col.split, col.metric, cells)
+        key = digest(RESAMPLES, SEED, col.key, col.benchmark.higher_is_better,
+                     sorted((m, c.run_id, str(c.finished_at), c.value) for m, c in cells.items()))
+        if key in cache:
+            standing = _load(cache[key])
+        else:
+            standing = _standing(q, col.benchmark, col.split, col.metric, cells)
+        if keep is not None:
+            keep[key] = _dump(standing)
         if standing is not None:
             out[(col.benchmark.name, col.split)] = standing
     return out
+
+
+def _dump(st: Standing | None) -> dict[str, Any] | None:
+    if st is None:
+        return None
+    return {**{k: getattr(st, k) for k in ("benchmark", "split", "metric", "higher_is_better", "test", "models",
+                                           "n_items", "value", "rank")},
+            "interval": {m: list(v) for m, v in st.interval.items()},
+            "pairs": [[a, b, *(None if isinstance(x, float) and math.isnan(x) else x for x in dataclasses.astuple(p))]
+                      for (a, b), p in st.pairs.items()]}
+
+
+def _load(data: dict[str, Any] | None) -> Standing | None:
+    if data is None:
+        return None
+    pairs = {(a, b): Pair(*(math.nan if x is None else x for x in rest)) for a, b, *rest in data["pairs"]}
+    return Standing(**{**data, "interval": {m: tuple(v) for m, v in data["interval"].items()}, "pairs": pairs})
 
 
 def _decomposable(metric: str) -> bool:
@@ -131,8 +164,9 @@ def _standing(q, bench, split: str, metric: str, cells: dict) -> Standing | None
     delta, low, high, p, n = _pairs(metric, items, present, counts, boot, first, second, verdicts)
     holm = _holm(list(p))
     for i, (a, b) in enumerate(zip(first, second, strict=True)):
-        standing.pairs[(models[a], models[b])] = Pair(delta[i], low[i], high[i], p[i], holm[i], int(n[i]))
-        standing.pairs[(models[b], models[a])] = Pair(-delta[i], -high[i], -low[i], p[i], holm[i], int(n[i]))
+        d, lo, hi, pv, ph = (float(x) for x in (delta[i], low[i], high[i], p[i], holm[i]))  # plain floats
+        standing.pairs[(models[a], models[b])] = Pair(d, lo, hi, pv, ph, int(n[i]))
+        standing.pairs[(models[b], models[a])] = Pair(-d, -hi, -lo, pv, ph, int(n[i]))
     return standing
 
 
