@@ -301,12 +301,12 @@ class SiteBuilder:
         if stale_sets:
             wanted = {r: s for r, s in affected.items() if s in stale_sets}
             for slug, chunk, payload in self.q.item_set_chunks(wanted, itemdata.CHUNK, con=con):
-                itemdata.write(self.out / self.links.item_set(slug, chunk), f"set:{slug}:{chunk}", payload)
+                _write_file(self.out / self.links.item_set(slug, chunk), itemdata.script(f"set:{slug}:{chunk}", payload))
         if stale_runs:
             for run_id, chunk, payload in self.q.run_item_chunks(affected, itemdata.CHUNK, only=stale_runs,
                                                                  con=con):
                 key = self.links.run_slug(run_id)
-                itemdata.write(self.out / self.links.items(run_id, chunk), f"items:{key}:{chunk}", payload)
+                _write_file(self.out / self.links.items(run_id, chunk), itemdata.script(f"items:{key}:{chunk}", payload))
 
     def item_meta(self, summary: RunSummary) -> dict[str, Any]:
         """What a run page's item table needs before any chunk arrives: sizes, columns, filter choices."""

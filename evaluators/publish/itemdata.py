@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import zlib
-from pathlib import Path
 from typing import Any
 
 CHUNK = 2500  # rows of a run, or items of a set, per chunk file
@@ -43,11 +42,3 @@ def unpack(text: str) -> str:
     """The JSON a chunk file holds (for checks and tests)."""
     packed = text.split('"]="', 1)[1].rsplit('";', 1)[0]
     return zlib.decompress(base64.b64decode(packed)).decode()
-
-
-def write(path: Path, key: str, payload: str) -> None:
-    """Write a chunk file (through a temporary file and a rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(script(key, payload), encoding="ascii")
-    tmp.replace(path)
