@@ -259,7 +259,10 @@ def _pairs(metric: str, items: _Items, present: np.ndarray, counts: np.ndarray, 
         observed[other] = diff.sum(axis=1) / mask.sum(axis=1)
     finite = np.isfinite(deltas)
     with np.errstate(invalid="ignore"):
-        low, high = np.nanquantile(deltas, [0.025, 0.975], axis=0)
+        low, high = np.quantile(deltas, [0.025, 0.975], axis=0)  # columnwise; nanquantile loops per column
+        gaps = np.flatnonzero(~finite.all(axis=0))  # pairs with resamples lacking a shared item
+        if len(gaps):
+            low[gaps], high[gaps] = np.nanquantile(deltas[:, gaps], [0.025, 0.975], axis=0)
         below = (np.where(finite, deltas, np.inf) <= 0).sum(axis=0)
         above = (np.where(finite, deltas, -np.inf) >= 0).sum(axis=0)
         tail = np.where(observed > 0, below, np.where(observed < 0, above, finite.sum(axis=0) / 2))
