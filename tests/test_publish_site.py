@@ -8,6 +8,7 @@ atomic replacement of an earlier site, and clean refusals of bad input.
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
 from pathlib import Path
 
@@ -84,6 +85,18 @@ def test_attempt_pages_show_the_verdict_and_test_machinery_flags(site):
     page = flagged[0].read_text()
     assert "none of 3 expected tests is in the grader&#39;s record" in page
     assert "&lt;script&gt;alert(&#39;flag&#39;)&lt;/script&gt;os._exit(0)" in page and "<script>alert(" not in page
+
+
+def test_a_task_page_holds_each_attempt_under_the_anchor_its_links_use(site):
+    """One page per (run, task), not per attempt; every link to an attempt lands on its section."""
+    pages = list((site / "attempts").rglob("*.html"))
+    assert pages and all(p.read_text().count('<section class="attempt"') == 2 for p in pages)
+    links = {href for page in [*(site / "runs").glob("*.html"), site / "gallery.html"]
+             for href in re.findall(r'href="((?:\.\./)*attempts/[^"]+)"', page.read_text())}
+    assert links and all("#attempt-" in href for href in links)
+    for href in links:
+        path, anchor = href.lstrip("./").split("#")
+        assert f'id="{anchor}"' in (site / path).read_text(), href
 
 
 def test_republish_replaces_the_site_atomically(publish_store, tmp_path):

@@ -244,30 +244,36 @@ class SiteBuilder:
         agent = summary.benchmark.evaluator == "agent"
         errors = self.q.errors(summary.run_id)
         attempts = self.q.attempts(summary.run_id) if agent else []
-        # An attempt's files never change once it is recorded: its page is keyed on its row. Read the files of
-        # the pages to write on the I/O threads, render them here.
-        fresh = [a for a in attempts if self.manifest.fresh(
-            self.out, self.links.attempt(a.run_id, a.item_id, a.attempt), "attempt", summary, a)]
-        for att, files in zip(fresh, self.io.map(self.attempt_files, fresh), strict=True):
-            self.attempt_page(summary, att, *files)
+        tasks: dict[str, list[Attempt]] = {}
+        for att in attempts:
+            tasks.setdefault(att.item_id, []).append(att)
+        # An attempt's files never change once it is recorded: a task's page is keyed on its rows. Read the files
+        # of the pages to write on the I/O threads, render them here.
+        fresh = [group for item_id, group in tasks.items()
+                 if self.manifest.fresh(self.out, self.links.task(summary.run_id, item_id), "task", summary, group)]
+        for group, files in zip(fresh, self.io.map(lambda g: [self.attempt_files(a) for a in g], fresh),
+                                strict=True):
+            self.task_page(summary, group, files)
         self.render("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
                     agent=agent, redacted=self.q.redacted(summary.benchmark.name),
                     items=None if agent else _js_literal(self.item_meta(summary)),
                     title=f"{summary.run['model_name']} · {summary.benchmark.title}")
 
-    def attempt_files(self, att: Attempt) -> tuple[dict[str, str], list[tuple[str, str]], str | None]:
+    def attempt_files(self, att: Attempt) -> dict[str, Any]:
         """Screenshots copied into the site, text artifacts and checklist of one attempt (thread-safe)."""
-        return (artifacts.copy_screenshots(self.q, self.links, self.out, att), artifacts.read_artifacts(self.q, att),
-                artifacts.read_text(self.q, att.extra.get(AttemptKey.CHECKLIST)))
+        return {"a": att, "shots": artifacts.copy_screenshots(self.q, self.links, self.out, att),
+                "artifacts": artifacts.read_artifacts(self.q, att),
+                "checklist": artifacts.read_text(self.q, att.extra.get(AttemptKey.CHECKLIST))}
 
-    def attempt_page(self, summary: RunSummary, att: Attempt, shots: dict[str, str],
-                     artifacts: list[tuple[str, str]], checklist: str | None) -> None:
-        path = self.links.attempt(att.run_id, att.item_id, att.attempt)
-        app = self.publish_app(att) if self.include_apps else None
-        for child in [*shots.values(), *([app] if app else [])]:
-            self.manifest.child(path, child)
-        self.emit("attempt.html.j2", path, s=summary, a=att, shots=shots, artifacts=artifacts, app=app,
-                  checklist=checklist, title=f"{att.item_id} #{att.attempt} · {summary.run['model_name']}")
+    def task_page(self, summary: RunSummary, group: list[Attempt], files: list[dict[str, Any]]) -> None:
+        """One task's attempts in a run, each a section of the page with all it shows (attempt.html.j2)."""
+        path = self.links.task(summary.run_id, group[0].item_id)
+        for entry in files:
+            entry["app"] = self.publish_app(entry["a"]) if self.include_apps else None
+            for child in [*entry["shots"].values(), *([entry["app"]] if entry["app"] else [])]:
+                self.manifest.child(path, child)
+        self.emit("task.html.j2", path, s=summary, item_id=group[0].item_id, attempts=files,
+                  title=f"{group[0].item_id} · {summary.run['model_name']}")
 
     def item_runs(self) -> dict[str, str]:
         """Runs whose item table the site publishes (agent runs list their attempts server-side instead),
