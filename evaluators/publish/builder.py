@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from evaluators import __version__
 from evaluators.core.atomic import require_writable
 from evaluators.core.contract import AttemptKey
@@ -129,7 +131,7 @@ class SiteBuilder:
         self.item_columns = q.item_columns(list(self.item_sets))
         self.diffs = self._timed("diffs", self.compute_diffs)
         # What every page depends on besides its own context: software, templates, the menus, the policy.
-        site_key = incremental.digest(__version__, incremental.tree_digest(templates), self.benchmarks,
+        site_key = incremental.digest(__version__, duckdb.__version__, incremental.tree_digest(templates), self.benchmarks,
                                       bool(self.links.diffs), sorted(q.reference_models.items()),
                                       q.private, include_apps)
         self.manifest = incremental.Manifest.read(out / MARKER, site_key) if previous else \
@@ -232,46 +234,54 @@ class SiteBuilder:
                         standings=standings, st_method=ranks, title=bench.title)
 
     def model_pages(self) -> None:
+        """Model, run and task pages, keyed on the runs' fingerprints (see `Queries.fingerprint`): an unchanged
+        model's pages are recognised without building their contexts."""
         for model in self.q.models():
-            view = self.q.model_view(model)
+            runs = self.q.runs(model=model)
+            keys = {r["run_id"]: (self.q.fingerprint(r["run_id"]), self.links.run(r["run_id"]),
+                                  self.links.model(model), self.links.bench(r["benchmark"]),
+                                  self.item_sets.get(r["run_id"])) for r in runs}
             diffs = [(b, p) for (m, b), p in self.links.diffs.items() if m == model]
             diffs += [(m, p) for (m, b), p in self.links.diffs.items() if b == model]
-            self.render("model.html.j2", self.links.model(model), view=view, title=model, diffs=diffs)
-            for summary in view.runs:
-                self.run_page(summary)
+            if self.manifest.fresh(self.out, self.links.model(model), "model", list(keys.values()), diffs):
+                self.emit("model.html.j2", self.links.model(model), view=self.q.model_view(model), title=model,
+                          diffs=diffs)
+            for run in runs:
+                if self.manifest.fresh(self.out, self.links.run(run["run_id"]), "run", keys[run["run_id"]]):
+                    self.run_page(self.q.summaries([run])[0])
 
     def run_page(self, summary: RunSummary) -> None:
+        """A run's page and, for agent runs, one page per task (the run page's children: kept along with it)."""
         agent = summary.benchmark.evaluator == "agent"
         errors = self.q.errors(summary.run_id)
         attempts = self.q.attempts(summary.run_id) if agent else []
         tasks: dict[str, list[Attempt]] = {}
         for att in attempts:
             tasks.setdefault(att.item_id, []).append(att)
-        # An attempt's files never change once it is recorded: a task's page is keyed on its rows. Read the files
-        # of the pages to write on the I/O threads, render them here.
-        fresh = [group for item_id, group in tasks.items()
-                 if self.manifest.fresh(self.out, self.links.task(summary.run_id, item_id), "task", summary, group)]
-        for group, files in zip(fresh, self.io.map(lambda g: [self.attempt_files(a) for a in g], fresh),
+        # Read the task pages' files on the I/O threads, render them here.
+        groups = list(tasks.values())
+        for group, files in zip(groups, self.io.map(lambda g: [self.attempt_files(a) for a in g], groups),
                                 strict=True):
             self.task_page(summary, group, files)
-        self.render("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
-                    agent=agent, redacted=self.q.redacted(summary.benchmark.name),
-                    items=None if agent else _js_literal(self.item_meta(summary)),
-                    title=f"{summary.run['model_name']} · {summary.benchmark.title}")
+        self.emit("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
+                  agent=agent, redacted=self.q.redacted(summary.benchmark.name),
+                  items=None if agent else _js_literal(self.item_meta(summary)),
+                  title=f"{summary.run['model_name']} · {summary.benchmark.title}")
 
     def attempt_files(self, att: Attempt) -> dict[str, Any]:
         """Screenshots copied into the site, text artifacts and checklist of one attempt (thread-safe)."""
         return {"a": att, "shots": artifacts.copy_screenshots(self.q, self.links, self.out, att),
-                "artifacts": artifacts.read_artifacts(self.q, att),
+                "artifacts": [(name, itemdata.pack(text)) for name, text in artifacts.read_artifacts(self.q, att)],
                 "checklist": artifacts.read_text(self.q, att.extra.get(AttemptKey.CHECKLIST))}
 
     def task_page(self, summary: RunSummary, group: list[Attempt], files: list[dict[str, Any]]) -> None:
         """One task's attempts in a run, each a section of the page with all it shows (attempt.html.j2)."""
-        path = self.links.task(summary.run_id, group[0].item_id)
+        run_page, path = self.links.run(summary.run_id), self.links.task(summary.run_id, group[0].item_id)
+        self.manifest.child(run_page, path)
         for entry in files:
             entry["app"] = self.publish_app(entry["a"]) if self.include_apps else None
             for child in [*entry["shots"].values(), *([entry["app"]] if entry["app"] else [])]:
-                self.manifest.child(path, child)
+                self.manifest.child(run_page, child)
         self.emit("task.html.j2", path, s=summary, item_id=group[0].item_id, attempts=files,
                   title=f"{group[0].item_id} · {summary.run['model_name']}")
 

@@ -34,11 +34,19 @@ def set_slug(bench_slug: str, key: str) -> str:
 
 def script(key: str, payload: str) -> str:
     """A chunk file: the deflated, base64-encoded JSON `payload` under `BBDATA[key]`."""
-    packed = base64.b64encode(zlib.compress(payload.encode(), LEVEL)).decode("ascii")
-    return f'(window.BBDATA=window.BBDATA||{{}})["{key}"]="{packed}";\n'
+    return f'(window.BBDATA=window.BBDATA||{{}})["{key}"]="{pack(payload)}";\n'
+
+
+def pack(text: str) -> str:
+    """Deflated, base64-encoded `text`: what site.js's `BB.inflate` reads back (chunks, artifacts)."""
+    return base64.b64encode(zlib.compress(text.encode(), LEVEL)).decode("ascii")
 
 
 def unpack(text: str) -> str:
     """The JSON a chunk file holds (for checks and tests)."""
-    packed = text.split('"]="', 1)[1].rsplit('";', 1)[0]
+    return unpack_text(text.split('"]="', 1)[1].rsplit('";', 1)[0])
+
+
+def unpack_text(packed: str) -> str:
+    """The text `pack` made (for checks and tests)."""
     return zlib.decompress(base64.b64decode(packed)).decode()

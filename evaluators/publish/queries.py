@@ -180,6 +180,33 @@ class Queries:
             out[run_id].append(fp)
         return dict(out)
 
+    @functools.cached_property
+    def _row_hashes(self) -> dict[str, tuple]:
+        """Per run, an order-free hash of its attempt and attempt-metric rows (DuckDB's `hash`, summed in SQL):
+        what an incremental publish compares instead of building every page's context."""
+        out: dict[str, list] = defaultdict(lambda: [0, 0])
+        for i, sql in enumerate((
+                "SELECT run_id, sum(hash(item_id, attempt, status, correct, score, prediction, reference, category, "
+                "difficulty, wall_s, extra)) FROM attempts GROUP BY run_id",
+                "SELECT run_id, sum(hash(item_id, attempt, metric, value)) FROM attempt_metrics GROUP BY run_id")):
+            for run_id, h in self.con.execute(sql).fetchall():
+                out[run_id][i] = h
+        return {k: tuple(v) for k, v in out.items()}
+
+    def fingerprint(self, run_id: str) -> tuple:
+        """Everything a run's own pages are made from, cheaply: its row, its rows' hashes, scores, servers,
+        whether it is current, and its model's human grades."""
+        run = self._runs[run_id]
+        return (sorted(run.items()), self._row_hashes.get(run_id), self._scores.get(run_id), run_id in self._current,
+                self.server_configs(run), self._grades.get(run["model_name"]))
+
+    @functools.cached_property
+    def _grades(self) -> dict[str, list[dict[str, Any]]]:
+        out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for g in self._rows("SELECT * FROM grades ORDER BY model_name, task, attempt"):
+            out[g["model_name"]].append(g)
+        return dict(out)
+
     @staticmethod
     def _decode_run(row: dict[str, Any]) -> dict[str, Any]:
         for key in ("artifact", "config", "extra"):

@@ -44,11 +44,7 @@
     });
   }
   function inflate(packed) {
-    var bin = atob(packed);
-    var bytes = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i += 1) { bytes[i] = bin.charCodeAt(i); }
-    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-    return new Response(stream).text().then(JSON.parse);
+    return window.BB.inflate(packed).then(JSON.parse);
   }
   function setChunk(k) {
     if (!setChunks[k]) {
