@@ -1,30 +1,34 @@
-"""How long `bananabench publish` takes on a big store, and how big its leaderboard page gets.
+"""`bananabench publish` at leaderboard scale, against the builder it replaced, in one run.
 
 Fills a fresh results store with synthetic runs shaped like the real evaluators' (50 models ×
-Base Bench, seven base-evals splits, ARC/MMLU/GSM8K, the agent benchmark and ModeBench cells;
-about 1,000,000 attempt rows plus per-choice log-probs, agent metrics and scores), then times a
-full publish, CSV and Parquet exports included. The naive baseline for the heaviest part — the
-item-level data of every run — queries each run's attempts and encodes them row by row in
-Python, as a straightforward implementation would; ours builds each run's JSON inside DuckDB.
+Base Bench, seven base-evals splits, ARC/MMLU/GSM8K with their prompts, the agent benchmark and
+ModeBench cells; about 1,000,000 attempt rows plus per-choice log-probs, agent metrics, artifacts
+and scores). Then it publishes the store with the builder of commit 6ddb572 (extracted from git
+at run time, run in its own process) and with ours (`--full`), each after a warm-up, the median
+of `--rounds`; then ours incrementally, with nothing changed and after adding one run.
 
-Prints one JSON line. Targets: publish ≤ 20 s on a 2-core machine, leaderboard page ≤ 200 KB.
+Prints one JSON line: size, file count, wall and CPU seconds, the idle 2-core estimate and the
+ratios against the baseline, and whether each target of issue 23 is met (site ≤ 100 MB and
+5,000 files, full publish ≤ 20 s, incremental publish after one new run ≤ 3 s).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 
 from evaluators.core.stats import fixed_item_elo  # noqa: E402
 from evaluators.core.store import Store, utcnow  # noqa: E402
-from evaluators.publish.builder import publish  # noqa: E402
-from evaluators.publish.queries import Queries  # noqa: E402
 
 SPLITS = ("tiny_arithmark_2_0", "tiny_arithmark_3_0", "tiny_hellaswag", "tiny_logicmark", "tiny_openbookqa",
           "tiny_pythonio", "tiny_truthfulqa")
@@ -52,7 +56,7 @@ def plan(models: int, target_rows: int) -> list[dict]:
     return fixed
 
 
-def fill(store: Store, runs: list[dict]) -> int:
+def fill(store: Store, runs: list[dict], first: int = 0) -> int:
     now = utcnow()
     benches = [("base-bench", "loglik", "ids-only", "elo", "BananaMind Base Bench 1.1"),
                ("base-evals", "loglik", "public", "acc_norm", "base-evals"),
@@ -64,8 +68,8 @@ def fill(store: Store, runs: list[dict]) -> int:
         for name, evaluator, policy, headline, title in benches:
             store.ensure_benchmark(name, evaluator, policy=policy, headline_metric=headline, title=title, con=con)
         for i, r in enumerate(runs):
-            r["run_id"] = f"{r['model']}_{r['bench']}{'-' + r['split'] if r['split'] else ''}_{i:05d}"
-            r["skill"] = 0.3 + 0.6 * int(r["model"][-2:]) / 50
+            r["run_id"] = f"{r['model']}_{r['bench']}{'-' + r['split'] if r['split'] else ''}_{first + i:05d}"
+            r["skill"] = 0.3 + 0.6 * (int(r["model"][-2:]) % 50) / 50
             store.insert_run({"run_id": r["run_id"], "evaluator": r["kind"], "benchmark": r["bench"],
                               "split": r["split"], "model_name": r["model"], "official": r["kind"] != "agent",
                               "status": "finished", "started_at": now, "finished_at": now, "n_items": r["items"],
@@ -86,7 +90,7 @@ def fill(store: Store, runs: list[dict]) -> int:
                              WHEN 'agent' THEN (CASE WHEN h % 41 = 0 THEN 'error' WHEN ok THEN 'passed' ELSE 'failed' END)
                              ELSE (CASE WHEN ok THEN 'verified' ELSE 'wrong' END) END,
                    ok, CASE WHEN ok THEN 1.0 ELSE 0.0 END,
-                   CAST(h % 4 AS VARCHAR), CAST((h // 7) % 4 AS VARCHAR),
+                   CAST(h % 4 AS VARCHAR), CAST(hash(item_id) % 4 AS VARCHAR),
                    CASE bench WHEN 'base-bench' THEN {cats}[1 + (i // 50) % 7]
                               WHEN 'modebench' THEN {cells}[1 + i % 10] WHEN 'mmlu' THEN 'subject_' || (i % 57)
                               WHEN 'banana-benchmark' THEN ['coding', 'bugfix', 'frontend', 'feature'][1 + i % 4] END,
@@ -94,11 +98,16 @@ def fill(store: Store, runs: list[dict]) -> int:
                    100 + h % 400, 50 + h % 900,
                    CASE kind WHEN 'chat' THEN json_object('raw', 'Let me think step by step about question ' || i ||
                                   '. The options are A, B, C and D. The answer is ' || CAST(h % 4 AS VARCHAR) || '.',
-                                  'reasoning', 'reasoning trace ' || h)
+                                  'reasoning', 'reasoning trace ' || h,
+                                  'messages', json_array(json_object('role', 'user', 'content',
+                                      'Question ' || i || ' of ' || bench || ': which of these is right? A) the first '
+                                      || 'option B) the second option C) the third option D) the fourth option. '
+                                      || 'Answer with the letter.')))
                              WHEN 'loglik' THEN json_object('item_elo', 750 + (i // 50) % 7 * 50 + (i % 3) * 100)
                              WHEN 'agent' THEN json_object('artifacts', 'runs/' || run_id || '/' || item_id
                                                            || '/attempt-' || attempt, 'server_fingerprint', 'fp-1')
-                             ELSE json_object('group', (attempt - 1) // 8, 'canonical_key', 'k' || (h % 5)) END
+                             ELSE json_object('group', (attempt - 1) // 8, 'canonical_key', 'k' || (h % 5),
+                                              'raw', 'answer ' || (h % 97)) END
             FROM (
                 SELECT p.run_id, p.bench, p.kind, r.range // p.attempts AS i, r.range % p.attempts + 1 AS attempt,
                        p.bench || '-' || lpad(CAST(r.range // p.attempts AS VARCHAR), 5, '0') AS item_id,
@@ -123,7 +132,8 @@ def fill(store: Store, runs: list[dict]) -> int:
             SELECT a.run_id, 'overall', '', b.headline_metric, avg(CASE WHEN a.correct THEN 1.0 ELSE 0.0 END),
                    NULL, NULL, count(*), '{}'
             FROM attempts a JOIN runs r USING (run_id) JOIN benchmarks b ON b.benchmark = r.benchmark
-            WHERE a.status <> 'error' AND b.headline_metric <> 'elo' GROUP BY a.run_id, b.headline_metric""")
+            WHERE a.status <> 'error' AND b.headline_metric <> 'elo' AND a.run_id IN (SELECT run_id FROM plan)
+            GROUP BY a.run_id, b.headline_metric""")
         con.execute("""
             INSERT INTO scores
             SELECT a.run_id, CASE WHEN r.benchmark = 'modebench' THEN 'cell' ELSE 'category' END, a.category,
@@ -131,6 +141,7 @@ def fill(store: Store, runs: list[dict]) -> int:
                    '{"reportable": true}'
             FROM attempts a JOIN runs r USING (run_id) JOIN benchmarks b ON b.benchmark = r.benchmark
             WHERE a.category IS NOT NULL AND a.status <> 'error' AND b.headline_metric <> 'elo'
+                  AND a.run_id IN (SELECT run_id FROM plan)
             GROUP BY ALL""")
         elo_runs = [r["run_id"] for r in runs if r["bench"] == "base-bench"]
         rows = con.execute("SELECT run_id, category, correct, CAST(json_extract(extra, '$.item_elo') AS DOUBLE), "
@@ -145,10 +156,12 @@ def fill(store: Store, runs: list[dict]) -> int:
                 fit = fixed_item_elo([x[1] for x in group], [x[2] for x in group], [x[3] for x in group])
                 scores.append([run_id, "overall" if key == "" else "category", key, "elo", fit.rating, fit.ci_low,
                                fit.ci_high, len(group), json.dumps({"ci_method": fit.method})])
-        con.executemany("INSERT INTO scores VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", scores)
+        if scores:
+            con.executemany("INSERT INTO scores VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", scores)
         agent = con.execute("SELECT json_extract_string(a.extra, '$.artifacts') FROM attempts a "
                             "JOIN plan p USING (run_id) WHERE p.kind = 'agent'").fetchall()
-        total = con.execute("SELECT count(*) FROM attempts").fetchone()[0]
+        total = con.execute("SELECT count(*) FROM attempts WHERE run_id IN (SELECT run_id FROM plan)").fetchone()[0]
+        con.execute("DROP TABLE plan")
     # Every agent attempt has its artifacts on disk, as a real run leaves them.
     for (rel,) in agent:
         folder = store.root / rel
@@ -159,68 +172,90 @@ def fill(store: Store, runs: list[dict]) -> int:
     return total
 
 
-def naive_items(store: Store) -> float:
-    """The straightforward way: one query per run, rows encoded one by one in Python."""
-    t0 = time.perf_counter()
-    with store.read() as con:
-        run_ids = [r[0] for r in con.execute("SELECT run_id FROM runs WHERE evaluator <> 'agent'").fetchall()]
-        for run_id in run_ids:
-            rows = con.execute("SELECT item_id, attempt, status, correct, score, prediction, reference, category, "
-                               "difficulty, wall_s, tokens_in, tokens_out, extra FROM attempts WHERE run_id = ? "
-                               "ORDER BY item_id, attempt", [run_id]).fetchall()
-            choices: dict[str, list] = {}
-            for item, idx, lp, n, mean in con.execute(
-                    "SELECT item_id, idx, logprob_sum, n_tokens, mean_logprob FROM choices WHERE run_id = ? "
-                    "ORDER BY item_id, idx", [run_id]).fetchall():
-                choices.setdefault(item, []).append([idx, lp, n, mean])
-            json.dumps([[*r[:12], json.loads(r[12]) if r[12] else None, choices.get(r[0])] for r in rows])
-    return time.perf_counter() - t0
+BASELINE_COMMIT = "6ddb572"  # the builder issue 23 measured: every run's item text in its own pages
+RUNNER = """
+import dataclasses, json, sys
+from evaluators.core.store import Store
+from evaluators.publish.builder import publish
+kwargs = json.loads(sys.argv[3])
+result = publish(Store(sys.argv[1]), sys.argv[2], **kwargs)
+print(json.dumps(dataclasses.asdict(result), default=str))
+"""
 
 
-def ours_items(store: Store) -> float:
-    t0 = time.perf_counter()
-    with Queries.open(store) as q:
-        wanted = sorted(r["run_id"] for r in q.runs() if q.benchmark(r["benchmark"]).evaluator != "agent")
-        for _run_id, _payload in q.items_json(wanted):
-            pass
-    return time.perf_counter() - t0
+def baseline_code(work: Path) -> Path:
+    """Today's builder, extracted from git at run time into `work` (never importable from the package)."""
+    folder = work / f"baseline-{BASELINE_COMMIT}"
+    if not folder.is_dir():
+        folder.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", BASELINE_COMMIT, "evaluators", "templates"],
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def run_publish(code: Path, store: Store, site: Path, **kwargs) -> dict:
+    """One publish in a fresh process importing the package from `code`; its BuildResult as a dict."""
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    proc = subprocess.run([sys.executable, "-c", RUNNER, str(store.root), str(site), json.dumps(kwargs)],
+                          cwd=code, env=env, capture_output=True, text=True, check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def measure(code: Path, store: Store, site: Path, rounds: int, **kwargs) -> dict:
+    """A warm-up publish, then `rounds` timed ones: the median round's figures."""
+    run_publish(code, store, site, **kwargs)
+    results = sorted((run_publish(code, store, site, **kwargs) for _ in range(rounds)), key=lambda r: r["cpu_seconds"])
+    return results[len(results) // 2]
+
+
+def idle_estimate(r: dict) -> float:
+    """On an idle 2-core machine the wall time is about the larger of the main thread's CPU time and half
+    the process's (the background threads run beside it)."""
+    return round(max(r["main_thread_cpu_seconds"], r["cpu_seconds"] / 2), 1)
+
+
+def summary(r: dict) -> dict:
+    return {"wall_s": r["seconds"], "cpu_s": r["cpu_seconds"], "main_thread_cpu_s": r["main_thread_cpu_seconds"],
+            "idle_2core_estimate_s": idle_estimate(r), "files": r["files"], "site_mb": round(r["bytes"] / 1e6, 1),
+            "pages_written": r["pages"], "leaderboard_kb": round(r["leaderboard_bytes"] / 1024, 1),
+            "timings": r["timings"]}
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--models", type=int, default=50)
     p.add_argument("--rows", type=int, default=1_000_000, help="attempt rows to aim for (default 1,000,000)")
-    p.add_argument("--baseline", action="store_true", help="also time a publish with --baseline model-00 "
-                                                           "(49 paired diff pages)")
-    p.add_argument("--keep", metavar="DIR", help="build in DIR and keep the store and site")
+    p.add_argument("--rounds", type=int, default=3, help="timed publishes per builder after a warm-up (default 3)")
+    p.add_argument("--keep", metavar="DIR", help="build in DIR and keep the store and sites")
     args = p.parse_args()
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="publish-scale-"))
     store = Store(work / "results")
     t0 = time.perf_counter()
-    attempts = fill(store, plan(args.models, args.rows))
+    runs = plan(args.models, args.rows)
+    attempts = fill(store, runs)
     fill_s = time.perf_counter() - t0
-    naive_s = naive_items(store)
-    ours_s = ours_items(store)
-    result = publish(store, work / "site")
+    base = measure(baseline_code(work), store, work / "site-baseline", args.rounds)
+    ours = measure(REPO, store, work / "site", args.rounds, full=True)
+    # Incremental: nothing changed, then one more run (a new model's ARC run) added.
+    same = run_publish(REPO, store, work / "site")
+    fill(store, [dict(model=f"model-{args.models:02d}", bench="arc", split=None, items=100, attempts=1,
+                      kind="chat")], first=len(runs))
+    added = run_publish(REPO, store, work / "site")
     out = {
-        "benchmark": "publish_scale", "models": args.models, "attempts": attempts,
-        "publish_s": result.seconds, "publish_cpu_s": result.cpu_seconds,
-        "publish_main_thread_cpu_s": result.main_thread_cpu_seconds, "target_publish_s": 20,
-        # On an idle 2-core machine the wall time is about the larger of the two.
-        "idle_2core_estimate_s": round(max(result.main_thread_cpu_seconds, result.cpu_seconds / 2), 1), "pages": result.pages, "files": result.files,
-        "site_mb": round(result.bytes / 1e6, 1), "leaderboard_kb": round(result.leaderboard_bytes / 1024, 1),
-        "target_leaderboard_kb": 200, "timings": result.timings,
-        "items_s": round(ours_s, 2), "naive_items_s": round(naive_s, 2),
-        "items_speedup_vs_naive": round(naive_s / ours_s, 1), "fill_s": round(fill_s, 1),
+        "benchmark": "publish_scale", "models": args.models, "attempts": attempts, "rounds": args.rounds,
+        "baseline": {"commit": BASELINE_COMMIT, **summary(base)}, "ours_full": summary(ours),
+        "incremental_unchanged": summary(same), "incremental_one_run_added": summary(added),
+        "cpu_ratio_baseline_over_ours": round(base["cpu_seconds"] / ours["cpu_seconds"], 2),
+        "idle_estimate_ratio_baseline_over_ours": round(idle_estimate(base) / idle_estimate(ours), 2),
+        "targets": {"site_mb": 100, "files": 5000, "full_publish_idle_s": 20, "incremental_one_run_s": 3},
+        "meets": {"site_mb": ours["bytes"] / 1e6 <= 100, "files": ours["files"] <= 5000,
+                  "full_publish_idle_s": idle_estimate(ours) <= 20,
+                  "incremental_one_run_s": idle_estimate(added) <= 3},
+        "fill_s": round(fill_s, 1),
     }
-    if args.baseline:
-        again = publish(store, work / "site", baselines=["model-00"])
-        out["publish_with_baseline_s"] = again.seconds
-        out["publish_with_baseline_cpu_s"] = again.cpu_seconds
     print(json.dumps(out))
     if not args.keep:
-        import shutil
-
         shutil.rmtree(work, ignore_errors=True)
     return 0
 

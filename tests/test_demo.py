@@ -69,6 +69,8 @@ def test_demo_publishes_every_kind_of_page(demo):
     assert {kind for _, kind in shots} == {"desktop", "mobile"}
     assert all((site / src).read_bytes().startswith(PNG) for src, _ in shots)
     assert "reference run" in gallery
+    apps = re.findall(r'href="(apps/[^"]+\.html)"', gallery)  # the demo publishes the reference run's app
+    assert apps and all("srcdoc=" in (site / app).read_text() for app in apps)
     diffs = sorted(p.name for p in (site / "diffs").glob("*--vs--*.html"))
     assert len(diffs) == 1 and diffs[0].startswith(f"tiny-llama--vs--{REAL}")
     assert "BananaMind Base Bench 1.1" in (site / "diffs" / diffs[0]).read_text()

@@ -42,7 +42,8 @@ def test_walkthrough_evaluated_and_ingested(walkthrough, results, tmp_path):
     assert "20 attempts stored" in proc.stdout
     run = _only_run(results)
     assert run["status"] == "finished" and run["evaluator"] == "modes" and run["model_name"] == "recorded-walkthrough"
-    assert not run["official"] and run["split"].startswith("custom-")
+    # A custom task set reads as its file's stem; its hash stays in dataset_sha256 (and the signature).
+    assert not run["official"] and run["split"] == "responses" and len(run["dataset_sha256"]) == 64
     checked = check_run(results, run["run_id"], [walkthrough / "responses.jsonl"],
                         json.loads((walkthrough / "run.json").read_text()), tmp_path / "ref")
     assert checked["attempts"] == 20
@@ -232,3 +233,14 @@ def test_frozen_ids_must_belong_to_the_configuration(results, tmp_path):
     assert proc.returncode == 2
     assert f"{source}:2: id: 'level1_mathir/eval/0' is not a prompt of level1_countdown/eval" in proc.stderr
     _no_trace(results)
+
+
+@pytest.mark.slow
+def test_custom_tasks_named_by_benchmark_flag(walkthrough, results):
+    args = ("modes", "evaluate", str(walkthrough / "responses.jsonl"), "--run", str(walkthrough / "run.json"),
+            "--results", str(results))
+    bad = run_cli(*args, "--benchmark", "../walk through")
+    assert bad.returncode == 2 and "--benchmark '../walk through'" in bad.stderr and not Store(results).runs()
+    proc = run_cli(*args, "--benchmark", "walkthrough")
+    assert proc.returncode == 0, proc.stderr
+    assert _only_run(results)["split"] == "walkthrough"

@@ -6,6 +6,7 @@ Runs against a store written through the core run API by every evaluator's conve
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -88,10 +89,11 @@ def test_ids_only_item_text_redacted_unless_private(q, publish_store):
     for att in q.attempts(run_id):
         assert att.prediction is None and att.reference is None and att.extra == {}
         assert att.correct is not None and att.category
-    payload = dict(q.items_json([run_id]))[run_id]
+    sets = {run_id: "bb"}
+    payload = "".join(p for *_, p in [*q.item_set_chunks(sets, 1000), *q.run_item_chunks(sets, 1000)])
     assert GATED_MARKER not in payload and '"commonsense"' in payload
     with Queries.open(Store(root), private=True) as private:
-        assert GATED_MARKER in dict(private.items_json([run_id]))[run_id]
+        assert GATED_MARKER in "".join(p for *_, p in private.item_set_chunks(sets, 1000))
         assert any(GATED_MARKER in str(a.extra) for a in private.attempts(run_id))
     # Public benchmarks keep their text.
     chat_run = ids["chat"][("alpha-7b", "arc")]
@@ -244,3 +246,26 @@ def test_benchmark_registration_never_loosens_policy_or_blanks_the_headline(tmp_
     assert row == [("ids-only", "Gated 2", "accuracy")]
     store.ensure_benchmark("plain", "chat")
     assert store.query("SELECT title, policy FROM benchmarks WHERE benchmark = 'plain'").rows == [("plain", "public")]
+
+
+def test_item_text_once_per_set_and_runs_keep_only_their_outcomes(q, publish_store):
+    """Two models' runs of one benchmark share one item set; a run's rows index into it, carry the model's
+    output, and the item text (prompt, reference) is in the set only."""
+    _, ids = publish_store
+    runs = {ids["chat"][(m, "arc")]: "arc" for m in ("alpha-7b", "beta-3b")}
+    (set_id, chunk, items), = [(s, c, json.loads(p)) for s, c, p in q.item_set_chunks(runs, 1000)]
+    assert (set_id, chunk) == ("arc", 0) and [i[0] for i in items] == sorted(i[0] for i in items)
+    assert all(i[1] in "ABCD" for i in items)  # the reference, once
+    by_run = {r: json.loads(p) for r, c, p in q.run_item_chunks(runs, 1000)}
+    for run_id, rows in by_run.items():
+        expected = {(a.item_id, a.attempt): a for a in q.attempts(run_id)}
+        assert len(rows) == len(expected)
+        for row in rows:
+            att = expected[(items[row[0]][0], row[1])]
+            assert (row[2], row[3], row[5]) == (att.status, att.correct, att.prediction)
+            assert row[6] is None  # same reference as the set's: not repeated
+            assert (row[10] or {}).get("raw") == att.extra.get("raw")
+    # Chunks cut rows in order: 4 rows a chunk.
+    small = list(q.run_item_chunks(runs, 4))
+    first = next(iter(runs))
+    assert [json.loads(p)[0][0] for r, c, p in small if r == first] == [0, 4, 8, 12]

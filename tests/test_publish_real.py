@@ -17,6 +17,7 @@ import pytest
 
 from evaluators.core.store import Store
 from evaluators.publish import fmt
+from evaluators.publish.itemdata import unpack
 from tests.conftest import REPO, run_cli
 from tests.helpers.site_check import page_problems, site_pages
 from tests.mock_openai import MockOpenAI, Reply, Rule
@@ -115,7 +116,7 @@ def test_model_text_stays_text_and_pages_are_clean(real):
     assert page_problems(site) == []
     text = "\n".join(p.read_text(encoding="utf-8") for p in site_pages(site))
     assert EVIL not in text and "&lt;img src=x onerror=alert(&#34;m&#34;)&gt;" in text
-    items = "\n".join(p.read_text(encoding="utf-8") for p in (site / "runs").glob("*.items.js"))
+    items = "\n".join(unpack(p.read_text(encoding="utf-8")) for p in (site / "runs").glob("*.items.*.js"))
     assert '<script>alert(\\"out\\")</script>' in items  # raw outputs ship as JSON data, shown with textContent
 
 

@@ -7,12 +7,15 @@ atomic replacement of an earlier site, and clean refusals of bad input.
 
 from __future__ import annotations
 
+import gzip
+import re
 import shutil
 from pathlib import Path
 
 import duckdb
 import pytest
 
+from evaluators.publish.itemdata import unpack
 from tests.conftest import run_cli
 from tests.helpers.publish_fixture import GATED_MARKER
 from tests.helpers.site_check import page_problems, site_pages
@@ -36,15 +39,18 @@ def test_model_text_is_escaped_in_pages(site):
 
 
 def test_ids_only_item_text_is_in_no_published_file(site):
+    chunks = [*site.glob("runs/*.items.*.js"), *site.glob("items/*.js")]
+    assert chunks and all(GATED_MARKER not in unpack(p.read_text()) for p in chunks)
     for path in site.rglob("*"):
         if path.is_file() and path.suffix != ".parquet":
-            assert GATED_MARKER.encode() not in path.read_bytes(), path
+            data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+            assert GATED_MARKER.encode() not in data, path
     con = duckdb.connect()
-    for parquet in (site / "data" / "parquet").glob("*.parquet"):
+    for parquet in (site / "data" / "parquet").rglob("*.parquet"):
         dump = con.execute(f"SELECT * FROM '{parquet}'").fetchall()
         assert GATED_MARKER not in repr(dump), parquet
     # The export still says which items were right.
-    rows = con.execute(f"SELECT count(*) FROM '{site}/data/parquet/attempts.parquet' a JOIN "
+    rows = con.execute(f"SELECT count(*) FROM '{site}/data/parquet/attempts/*.parquet' a JOIN "
                        f"'{site}/data/parquet/runs.parquet' r USING (run_id) WHERE r.benchmark = 'base-bench' "
                        "AND a.correct IS NOT NULL AND a.prediction IS NULL").fetchone()[0]
     assert rows > 0
@@ -54,14 +60,14 @@ def test_private_build_includes_gated_text_and_says_so(publish_store, tmp_path):
     root, _ = publish_store
     out = tmp_path / "private"
     assert run_cli("publish", "--results", str(root), "--out", str(out), "--private").returncode == 0
-    texts = [p.read_text(encoding="utf-8") for p in out.rglob("*.js")]
+    texts = [unpack(p.read_text(encoding="utf-8")) for p in (out / "items").glob("*.js")]
     assert any(GATED_MARKER in t for t in texts)
     assert "Private build" in (out / "index.html").read_text(encoding="utf-8")
 
 
 def test_site_layout_downloads_and_sizes(site):
     for name in ("index.html", "gallery.html", "compare.html", "data.html", "diffs/index.html",
-                 "assets/style.css", "assets/site.js", "assets/summaries.js", "data/csv/attempts.csv",
+                 "assets/style.css", "assets/site.js", "assets/summaries.js", "data/csv/scores.csv.gz",
                  "data/parquet/scores.parquet", ".bananabench-site"):
         assert (site / name).is_file(), name
     assert (site / "index.html").stat().st_size < 200_000
@@ -79,6 +85,18 @@ def test_attempt_pages_show_the_verdict_and_test_machinery_flags(site):
     page = flagged[0].read_text()
     assert "none of 3 expected tests is in the grader&#39;s record" in page
     assert "&lt;script&gt;alert(&#39;flag&#39;)&lt;/script&gt;os._exit(0)" in page and "<script>alert(" not in page
+
+
+def test_a_task_page_holds_each_attempt_under_the_anchor_its_links_use(site):
+    """One page per (run, task), not per attempt; every link to an attempt lands on its section."""
+    pages = list((site / "attempts").rglob("*.html"))
+    assert pages and all(p.read_text().count('<section class="attempt"') == 2 for p in pages)
+    links = {href for page in [*(site / "runs").glob("*.html"), site / "gallery.html"]
+             for href in re.findall(r'href="((?:\.\./)*attempts/[^"]+)"', page.read_text())}
+    assert links and all("#attempt-" in href for href in links)
+    for href in links:
+        path, anchor = href.lstrip("./").split("#")
+        assert f'id="{anchor}"' in (site / path).read_text(), href
 
 
 def test_republish_replaces_the_site_atomically(publish_store, tmp_path):
@@ -165,3 +183,16 @@ def test_pages_workflow_builds_the_site_it_uploads(publish_store, tmp_path):
     proc = run_cli(*args[1:], cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / upload["with"]["path"] / "index.html").is_file()
+
+
+def test_exports_are_complete_one_file_per_model_for_attempt_tables(site, publish_store):
+    """Every visible run's attempts are in the per-model files, once, in both formats."""
+    root, _ = publish_store
+    con = duckdb.connect()
+    con.execute(f"ATTACH '{root / 'bananabench.duckdb'}' AS store (READ_ONLY)")
+    expected = con.execute("SELECT count(*) FROM store.attempts a JOIN store.runs r USING (run_id) "
+                           "WHERE NOT r.hidden").fetchone()[0]
+    for pattern in ("data/parquet/attempts/*.parquet", "data/csv/attempts/*.csv.gz"):
+        assert con.execute(f"SELECT count(*) FROM '{site}/{pattern}'").fetchone()[0] == expected, pattern
+    models = {p.stem for p in (site / "models").glob("*.html")}
+    assert {p.name.removesuffix(".csv.gz") for p in (site / "data" / "csv" / "attempts").iterdir()} <= models

@@ -26,6 +26,8 @@ ERROR_STATUSES = (ERROR,)
 # not passed (score 0, correct false) in every score until a person reviews it (`reviews` table); an accepted
 # one becomes passed, a rejected one failed. Pages list held attempts apart, with their flags and diff.
 HELD = "held"
+# `attempts.status` that says only "scored" (loglik items): `correct` holds the verdict, shown as right/wrong.
+SCORED_STATUS = "ok"
 
 
 class Metric:
@@ -108,6 +110,14 @@ def target_tests_words(counts: dict) -> str:
     return (f"fixed {counts['fixed']} of {counts['fail_to_pass']} target test{'s' if counts['fail_to_pass'] != 1 else ''}"
             f", broke {counts['broke']} of {counts['pass_to_pass']}")
 
+
+# Keys of `attempts.extra` that describe the item, not the model's attempt at it (the prompt, its choices and
+# metadata): the site publishes them once per benchmark version, beside each run's outcomes.
+ITEM_KEYS = (
+    AttemptKey.ITEM_ELO, AttemptKey.POINT_WEIGHT, "messages", "letters", "content_hash", "index", "context",
+    "continuations", "choices", "problem", "level", "domain", "config", "cell", "k", "prompt_sha256",
+    "reference_sha256",
+)
 
 # Keys of `attempts.extra` that say why an attempt has no verdict, in the order readers look.
 MESSAGE_KEYS = (AttemptKey.ERROR, AttemptKey.STUCK_REASON, AttemptKey.REASON)

@@ -25,7 +25,7 @@ _TEXT_COLUMNS = {
 }
 
 
-def _select(table: str, columns: list[str], private: bool, include_hidden: bool) -> str:
+def select_sql(table: str, columns: list[str], private: bool, include_hidden: bool) -> str:
     """The SELECT that exports one table: item text of ids-only benchmarks nulled, hidden runs left out."""
     if table == "runs":
         return "SELECT * FROM runs" + ("" if include_hidden else " WHERE NOT hidden")
@@ -63,6 +63,6 @@ def export_store(store: Store, out_dir: str | os.PathLike, fmt: str = "parquet",
             target = tmp / f"{table}.{fmt}"
             options = "FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER true"
             path_sql = str(target).replace("'", "''")
-            con.execute(f"COPY ({_select(table, columns, private, include_hidden)}) TO '{path_sql}' ({options})")
+            con.execute(f"COPY ({select_sql(table, columns, private, include_hidden)}) TO '{path_sql}' ({options})")
             written.append(out / target.name)
     return written

@@ -65,32 +65,43 @@ _OUTCOMES_SQL = f"""
                list(status ORDER BY attempt) AS statuses,
                any_value(weight) AS weight,
                any_value(TRY_CAST(json_extract_string(extra, '$.{AttemptKey.ITEM_ELO}') AS DOUBLE)) AS item_elo,
-               CASE WHEN count(*) = 1 THEN any_value(extra) END AS extra,
-               CASE WHEN count(*) = 1 THEN any_value(prediction) END AS prediction,
-               CASE WHEN count(*) = 1 THEN any_value(reference) END AS reference
+               {{texts}}
         FROM attempts WHERE run_id IN (SELECT unnest($runs)) GROUP BY run_id, item_id)
     SELECT p.*, g.group_pass FROM per_item p LEFT JOIN (
         SELECT run_id, item_id, avg(any_correct) AS group_pass FROM per_group GROUP BY ALL
     ) g USING (run_id, item_id)"""
 
 
-def item_outcomes(con: Any, run_ids: list[str]) -> dict[str, dict[str, dict[str, Any]]]:
+_TEXTS = """CASE WHEN count(*) = 1 THEN any_value(extra) END AS extra,
+               CASE WHEN count(*) = 1 THEN any_value(prediction) END AS prediction,
+               CASE WHEN count(*) = 1 THEN any_value(reference) END AS reference"""
+
+
+def item_outcomes(con: Any, run_ids: list[str], *, only: str | None = None) -> dict[str, dict[str, dict[str, Any]]]:
     """Per run and item, aggregated over its attempts with infrastructure errors excluded.
 
     `n` attempts, mean `score` (a missing score counts `correct` as 0/1), `correct` (of a single
     attempt, else None), the status of each attempt, `weight`, `item_elo`, `group_pass` (mean over
     `extra.group` groups — or over all attempts — of whether any attempt was correct), per-metric
     `verdicts` from `extra.correct_<metric>`, prediction and reference (of a single attempt).
-    `con` is an open DuckDB connection to the store.
+    `con` is an open DuckDB connection to the store. `only`: a metric whose verdict is all the caller needs
+    (no prediction, reference or other verdicts are read: much faster on large runs).
     """
-    cur = con.execute(_OUTCOMES_SQL, {"runs": list(run_ids), "errors": list(ERROR_STATUSES)})
+    texts = _TEXTS if only is None else (
+        f"TRY_CAST(json_extract_string(any_value(extra), '$.{AttemptKey.verdict(only)}') AS BOOLEAN) AS verdict")
+    cur = con.execute(_OUTCOMES_SQL.replace("{texts}", texts), {"runs": list(run_ids), "errors": list(ERROR_STATUSES)})
     columns = [d[0] for d in cur.description]
     out: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in run_ids}
+    prefix = AttemptKey.VERDICT_PREFIX
     for values in cur.fetchall():
         row = dict(zip(columns, values, strict=True))
-        extra = json.loads(row.pop("extra") or "{}")
-        prefix = AttemptKey.VERDICT_PREFIX
-        row["verdicts"] = {k[len(prefix):]: v for k, v in extra.items() if k.startswith(prefix) and isinstance(v, bool)}
+        if only is None:
+            extra = json.loads(row.pop("extra") or "{}")
+            row["verdicts"] = {k[len(prefix):]: v for k, v in extra.items() if k.startswith(prefix)
+                               and isinstance(v, bool)}
+        else:
+            verdict = row.pop("verdict")
+            row["verdicts"] = {} if verdict is None or row["n"] != 1 else {only: verdict}
         out[row.pop("run_id")][row["item_id"]] = row
     return out
 

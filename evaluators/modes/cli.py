@@ -56,6 +56,9 @@ def _add_evaluate_options(p: argparse.ArgumentParser, *, with_run: bool = True) 
                    help="isolated modebench verifier workers, 1-8 (default 1)")
     g.add_argument("--allow-partial", action="store_true",
                    help="grade a subset of a frozen split (the run is not official)")
+    g.add_argument("--benchmark", dest="benchmark_name", metavar="NAME", default=None,
+                   help="custom tasks: the name the site and reports show (default: the tasks or input file's stem; "
+                        "the task set's hash stays in the run's signature)")
 
 
 def _add_generate_options(p: argparse.ArgumentParser, *, out_required: bool) -> None:

@@ -20,6 +20,7 @@ from evaluators.modes.datasets import VerifierUnavailable
 
 log = logging.getLogger("bananabench")
 
+WALKTHROUGH = "walkthrough"  # the custom task set's name on the site, for the reference run and the model's
 TITLE = "modes: ModeBench walkthrough tasks (recorded responses, then the main model via llama.cpp)"
 WALKTHROUGH_NOTE = ("modebench's walkthrough: handwritten example responses (two correct modes, one wrong and one "
                     "malformed answer per task) graded by modebench; no language model wrote them")
@@ -51,7 +52,8 @@ def run(ctx: Any) -> None:
     from evaluators.modes.run import EvaluateOptions, RunOptions, evaluate, generate_and_evaluate
 
     files = walkthrough_files(ctx.work)
-    recorded = evaluate(EvaluateOptions([files["responses"]], results=ctx.store.root, run_metadata=files["run"]))
+    recorded = evaluate(EvaluateOptions([files["responses"]], results=ctx.store.root, run_metadata=files["run"],
+                                        benchmark_name=WALKTHROUGH))
     run = ctx.store.run(recorded.run_id) or {}
     ctx.store.update_run(recorded.run_id, extra={**(run.get("extra") or {}), RunKey.REFERENCE_RUN: WALKTHROUGH_NOTE})
     ctx.notes.append(f"modes: walkthrough responses -> reference run {recorded.run_id} ({recorded.status}, "
@@ -63,7 +65,7 @@ def run(ctx: Any) -> None:
             model=ModelSource(server=ServerOptions(base_url=server.base_url, concurrency=2)),
             generation=GenerateOptions(out=files["dir"] / f"{model.name}-responses.jsonl", name=model.name, k=2,
                                        groups=2, max_tokens=model.modes_tokens, seed=1),
-            results=ctx.store.root)
+            results=ctx.store.root, benchmark_name=WALKTHROUGH)
         try:
             outcome = generate_and_evaluate(options)
         except VerifierUnavailable as exc:  # grading is resumable: the responses are kept

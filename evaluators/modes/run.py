@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +59,7 @@ class EvaluateOptions:
     min_defined_prompts: int = 30
     workers: int = 1
     resume: bool = False
+    benchmark_name: str | None = None  # custom tasks: the name shown (default: the first input file's stem)
 
 
 @dataclass
@@ -128,8 +130,10 @@ def _spec(opts: EvaluateOptions, responses: datasets.ResponseSet, run_meta: dict
         # Custom tasks: the task set (ids and references) names the split, so runs of different models
         # on the same records line up on the leaderboard whatever their response files are called.
         tasks = sorted((p.id, p.level, p.domain, p.record.get("answer")) for p in responses.groups[1])
+        # The split reads as the user named the task set (`--benchmark`, else the file's stem); the task
+        # set's hash stays in the run's dataset_sha256 and so in its signature.
         dataset_sha = sha256_bytes(canonical_json(tasks).encode())
-        split = f"custom-{dataset_sha[:12]}"
+        split = custom_name(opts.benchmark_name or Path(opts.inputs[0]).stem)
     generation = (run_meta or {}).get("generation") if isinstance((run_meta or {}).get("generation"), dict) else {}
     from modebench import __version__ as modebench_version
 
@@ -149,6 +153,14 @@ def _spec(opts: EvaluateOptions, responses: datasets.ResponseSet, run_meta: dict
         options={"workers": opts.workers, "inputs": [str(p) for p in opts.inputs]},
         n_items=len(responses.prompt_ids),
     )
+
+
+def custom_name(text: str) -> str:
+    """A readable benchmark (split) name for custom tasks: letters, digits, `.`, `_` and `-` only."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", text):
+        raise BadInput(f"--benchmark {text!r}: use 1-64 letters, digits, '.', '_' or '-' (starting with a letter "
+                       "or digit)")
+    return text
 
 
 def _resumable_artifacts(store: Store, spec: RunSpec) -> Path | None:
@@ -348,6 +360,7 @@ class RunOptions:
     min_defined_prompts: int = 30
     workers: int = 1
     allow_partial: bool = False
+    benchmark_name: str | None = None  # custom tasks: the name shown (default: the tasks file's stem)
 
 
 def generate_and_evaluate(opts: RunOptions) -> EvaluationOutcome:
@@ -381,4 +394,5 @@ def generate_and_evaluate(opts: RunOptions) -> EvaluationOutcome:
         inputs=[out], name=name, results=opts.results, configs=configs, split=tasks.split, data_root=tasks.data_root,
         cache_dir=tasks.cache_dir, offline=tasks.offline,
         allow_partial=opts.allow_partial or bool(configs and tasks.limit), run_metadata=paths(out)[2],
-        min_defined_prompts=opts.min_defined_prompts, workers=opts.workers, resume=generation.resume))
+        min_defined_prompts=opts.min_defined_prompts, workers=opts.workers, resume=generation.resume,
+        benchmark_name=opts.benchmark_name or (Path(tasks.input).stem if tasks.input else None)))

@@ -58,8 +58,10 @@ def copy_screenshots(q: Queries, links: Links, site: Path, att: Attempt) -> dict
             log.warning("%s: not a PNG/JPEG/WebP image; not published", path)
             continue
         target = links.media(att.run_id, att.item_id, att.attempt, kind, suffix)
-        (site / target).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, site / target)
+        dest = site / target
+        if not (dest.is_file() and dest.stat().st_size == path.stat().st_size):  # a recorded attempt's files
+            dest.parent.mkdir(parents=True, exist_ok=True)                      # never change: copied once
+            shutil.copyfile(path, dest)
         out[kind] = target
     return out
 

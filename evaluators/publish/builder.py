@@ -27,14 +27,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from evaluators import __version__
 from evaluators.core.atomic import require_writable
 from evaluators.core.contract import AttemptKey
 from evaluators.core.errors import BadInput
-from evaluators.core.export import EXPORT_TABLES, export_store
+from evaluators.core.export import EXPORT_TABLES
 from evaluators.core.shipped import shipped
 from evaluators.core.store import Store
-from evaluators.publish import apps, artifacts, fmt
+from evaluators.publish import apps, artifacts, exports, fmt, incremental, itemdata, ranks
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
 from evaluators.publish.links import Links
 from evaluators.publish.queries import Queries, reference_note
@@ -57,6 +59,8 @@ class BuildResult:
     main_thread_cpu_seconds: float
     leaderboard_bytes: int
     timings: dict[str, float] = field(default_factory=dict)
+    kept: int = 0  # outputs whose inputs had not changed since the last publish
+    removed: int = 0  # files nothing produces any more
 
 
 def _when(value: Any) -> str:
@@ -92,6 +96,7 @@ def _environment(templates: Path):
         when=_when,
         pretty=_pretty,
         statuses=fmt.statuses,
+        outcome=fmt.outcome,
         reference=reference_note,
     )
     return env
@@ -106,7 +111,7 @@ class SiteBuilder:
     """Renders one site into `self.out` (a fresh folder)."""
 
     def __init__(self, q: Queries, out: Path, *, templates: Path, include_apps: bool, baselines: list[str],
-                 io: concurrent.futures.Executor):
+                 io: concurrent.futures.Executor, previous: bool = False):
         self.q = q
         self.io = io
         self._pending: list[concurrent.futures.Future] = []
@@ -120,13 +125,24 @@ class SiteBuilder:
         self.generated = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         self.benchmarks = q.ordered_benchmarks()
         self.timings: dict[str, float] = {}
+        self.standings: dict[tuple[str, str], ranks.Standing] = {}
         for run in q.runs():  # fix every run's slug up front: background threads only look them up
             self.links.run_slug(run["run_id"])
+        self.item_sets = self.item_runs()
+        self.item_columns = q.item_columns(list(self.item_sets))
+        self.diffs = self._timed("diffs", self.compute_diffs)
+        # What every page depends on besides its own context: software, templates, the menus, the policy.
+        site_key = incremental.digest(__version__, duckdb.__version__, incremental.tree_digest(templates), self.benchmarks,
+                                      bool(self.links.diffs), sorted(q.reference_models.items()),
+                                      q.private, include_apps)
+        self.manifest = incremental.Manifest.read(out / MARKER, site_key) if previous else \
+            incremental.Manifest({}, site_key)
 
     # -- output ------------------------------------------------------------------------------
 
     def write(self, path: str, text: str) -> None:
         """Queue a file for writing on the I/O threads (the GIL is free while they wait on the disk)."""
+        self.manifest.add(path)
         self._pending.append(self.io.submit(_write_file, self.out / path, text))
 
     def flush(self) -> None:
@@ -136,6 +152,12 @@ class SiteBuilder:
             job.result()
 
     def render(self, template: str, path: str, **context: Any) -> None:
+        """Render a page unless its inputs (template, context, the site's) are those of the last publish."""
+        if self.manifest.fresh(self.out, path, template, sorted(context.items())):
+            self.emit(template, path, **context)
+
+    def emit(self, template: str, path: str, **context: Any) -> None:
+        """Render a page and queue it for writing."""
         root = "../" * path.count("/")
         page = self.env.get_template(template).render(
             root=root, path=path, links=self.links, fmt=fmt, benchmarks=self.benchmarks,
@@ -154,15 +176,17 @@ class SiteBuilder:
 
     def build(self) -> Leaderboard:
         self._timed("assets", self.copy_assets)
-        diffs = self._timed("diffs", self.compute_diffs)
+        diffs = self.diffs
         leaderboard = self._timed("leaderboard", self.leaderboard)
         self._timed("benchmarks", self.benchmark_pages)
         self._timed("models+runs", self.model_pages)
         self._timed("gallery", self.gallery)
         self._timed("diff pages", self.diff_pages, diffs)
         self._timed("compare", self.compare, leaderboard)
-        self.render("data.html.j2", "data.html", tables=self.table_counts(), title="Data downloads")
-        self.write(MARKER, f"bananabench {__version__}\n")
+        files = {t: ([(None, exports.paths(t))] if t not in exports.PER_MODEL else
+                     [(m, exports.paths(t, self.links.model_slug(m))) for m in self.q.models()])
+                 for t, _ in self.table_counts()}
+        self.render("data.html.j2", "data.html", tables=self.table_counts(), files=files, title="Data downloads")
         self.write(".nojekyll", "")
         self.flush()
         return leaderboard
@@ -171,7 +195,10 @@ class SiteBuilder:
         static = self.templates / "static"
         if not static.is_dir():
             raise BadInput(f"{self.templates}: no static/ folder with the site's CSS and JavaScript")
-        shutil.copytree(static, self.out / "assets")
+        shutil.copytree(static, self.out / "assets", dirs_exist_ok=True)
+        for path in static.rglob("*"):
+            if path.is_file():
+                self.manifest.add("assets/" + path.relative_to(static).as_posix())
 
     def compute_diffs(self) -> list[Diff]:
         diffs = []
@@ -187,6 +214,9 @@ class SiteBuilder:
 
     def leaderboard(self) -> Leaderboard:
         board = self.q.leaderboard()
+        self.manifest.cache["ranks"] = {}
+        self.standings = ranks.standings(self.q, board, self.manifest.previous_cache.get("ranks"),
+                                         self.manifest.cache["ranks"])
         groups: list[tuple[Any, int]] = []
         for col in board.columns:
             if groups and groups[-1][0] is col.benchmark:
@@ -194,58 +224,114 @@ class SiteBuilder:
             else:
                 groups.append((col.benchmark, 1))
         held = self.q.reviewable([r["run_id"] for r in self.q.current_runs()])
-        self.render("leaderboard.html.j2", "index.html", board=board, groups=groups, held=held, title="Leaderboard")
+        self.render("leaderboard.html.j2", "index.html", board=board, groups=groups, held=held,
+                    standings=self.standings, title="Leaderboard")
         return board
 
     def benchmark_pages(self) -> None:
         for bench in self.benchmarks:
             view = self.q.benchmark_view(bench.name)
+            standings = [st for (name, _), st in self.standings.items() if name == bench.name]
             self.render("benchmark.html.j2", self.links.bench(bench.name), view=view, bench=bench,
-                        title=bench.title)
+                        standings=standings, st_method=ranks, title=bench.title)
 
     def model_pages(self) -> None:
+        """Model, run and task pages, keyed on the runs' fingerprints (see `Queries.fingerprint`): an unchanged
+        model's pages are recognised without building their contexts."""
         for model in self.q.models():
-            view = self.q.model_view(model)
+            runs = self.q.runs(model=model)
+            keys = {r["run_id"]: (self.q.fingerprint(r["run_id"]), self.links.run(r["run_id"]),
+                                  self.links.model(model), self.links.bench(r["benchmark"]),
+                                  self.item_sets.get(r["run_id"])) for r in runs}
             diffs = [(b, p) for (m, b), p in self.links.diffs.items() if m == model]
             diffs += [(m, p) for (m, b), p in self.links.diffs.items() if b == model]
-            held = self.q.reviewable([summary.run_id for summary in view.runs])
-            self.render("model.html.j2", self.links.model(model), view=view, title=model, diffs=diffs, held=held)
-            for summary in view.runs:
-                self.run_page(summary)
+            if self.manifest.fresh(self.out, self.links.model(model), "model", list(keys.values()), diffs):
+                self.emit("model.html.j2", self.links.model(model), view=self.q.model_view(model), title=model,
+                          diffs=diffs, held=self.q.reviewable(list(keys)))
+            for run in runs:
+                if self.manifest.fresh(self.out, self.links.run(run["run_id"]), "run", keys[run["run_id"]]):
+                    self.run_page(self.q.summaries([run])[0])
 
     def run_page(self, summary: RunSummary) -> None:
+        """A run's page and, for agent runs, one page per task (the run page's children: kept along with it)."""
         agent = summary.benchmark.evaluator == "agent"
         errors = self.q.errors(summary.run_id)
         attempts = self.q.attempts(summary.run_id) if agent else []
-        # Read every attempt's files on the I/O threads, render the pages here.
-        for att, files in zip(attempts, self.io.map(self.attempt_files, attempts), strict=True):
-            self.attempt_page(summary, att, *files)
-        self.render("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
-                    agent=agent, redacted=self.q.redacted(summary.benchmark.name),
-                    held=self.q.reviewable([summary.run_id]) if agent else [],
-                    title=f"{summary.run['model_name']} · {summary.benchmark.title}")
+        tasks: dict[str, list[Attempt]] = {}
+        for att in attempts:
+            tasks.setdefault(att.item_id, []).append(att)
+        # Read the task pages' files on the I/O threads, render them here.
+        groups = list(tasks.values())
+        for group, files in zip(groups, self.io.map(lambda g: [self.attempt_files(a) for a in g], groups),
+                                strict=True):
+            self.task_page(summary, group, files)
+        self.emit("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
+                  agent=agent, redacted=self.q.redacted(summary.benchmark.name),
+                  held=self.q.reviewable([summary.run_id]) if agent else [],
+                  items=None if agent else _js_literal(self.item_meta(summary)),
+                  title=f"{summary.run['model_name']} · {summary.benchmark.title}")
 
-    def attempt_files(self, att: Attempt) -> tuple[dict[str, str], list[tuple[str, str]], str | None]:
+    def attempt_files(self, att: Attempt) -> dict[str, Any]:
         """Screenshots copied into the site, text artifacts and checklist of one attempt (thread-safe)."""
-        return (artifacts.copy_screenshots(self.q, self.links, self.out, att), artifacts.read_artifacts(self.q, att),
-                artifacts.read_text(self.q, att.extra.get(AttemptKey.CHECKLIST)))
+        return {"a": att, "shots": artifacts.copy_screenshots(self.q, self.links, self.out, att),
+                "artifacts": [(name, itemdata.pack(text)) for name, text in artifacts.read_artifacts(self.q, att)],
+                "checklist": artifacts.read_text(self.q, att.extra.get(AttemptKey.CHECKLIST))}
 
-    def attempt_page(self, summary: RunSummary, att: Attempt, shots: dict[str, str],
-                     artifacts: list[tuple[str, str]], checklist: str | None) -> None:
-        app = self.publish_app(att) if self.include_apps else None
-        self.render("attempt.html.j2", self.links.attempt(att.run_id, att.item_id, att.attempt), s=summary, a=att,
-                    shots=shots, artifacts=artifacts, app=app, checklist=checklist,
-                    title=f"{att.item_id} #{att.attempt} · {summary.run['model_name']}")
+    def task_page(self, summary: RunSummary, group: list[Attempt], files: list[dict[str, Any]]) -> None:
+        """One task's attempts in a run, each a section of the page with all it shows (attempt.html.j2)."""
+        run_page, path = self.links.run(summary.run_id), self.links.task(summary.run_id, group[0].item_id)
+        self.manifest.child(run_page, path)
+        for entry in files:
+            entry["app"] = self.publish_app(entry["a"]) if self.include_apps else None
+            for child in [*entry["shots"].values(), *([entry["app"]] if entry["app"] else [])]:
+                self.manifest.child(run_page, child)
+        self.emit("task.html.j2", path, s=summary, item_id=group[0].item_id, attempts=files,
+                  title=f"{group[0].item_id} · {summary.run['model_name']}")
+
+    def item_runs(self) -> dict[str, str]:
+        """Runs whose item table the site publishes (agent runs list their attempts server-side instead),
+        each mapped to its item set's slug."""
+        out = {}
+        for run in self.q.runs():
+            bench = self.q.benchmark(run["benchmark"])
+            if bench.evaluator != "agent":
+                out[run["run_id"]] = itemdata.set_slug(self.links.bench_slug(bench.name), itemdata.set_key(run))
+        return out
 
     def items_files(self, con: Any) -> None:
-        """Each run's item rows as a script file; runs in a background thread on its own cursor `con`."""
-        # Agent runs show their attempts server-side (with metrics and artifacts) instead.
-        wanted = sorted(r["run_id"] for r in self.q.runs() if self.q.benchmark(r["benchmark"]).evaluator != "agent")
-        for run_id, rows_json in self.q.items_json(wanted, con=con):
-            key = self.links.run_slug(run_id)
-            payload = rows_json.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-            _write_file(self.out / self.links.items(run_id),
-                        f'(window.BBDATA=window.BBDATA||{{}})["items:{key}"]={payload};\n')
+        """Item sets and every run's item rows as chunk scripts, those whose inputs changed; runs in a background
+        thread on its own cursor `con`. A set is rewritten when its runs change, a run's rows when the run or
+        the numbering of its set's items does."""
+        sets = self.item_sets
+        signatures = self.q.item_set_signatures(sets, con=con)
+        members: dict[str, list] = {}
+        for run_id, slug in sets.items():
+            run = self.q.run(run_id)
+            members.setdefault(slug, []).append((run_id, run["status"], str(run["finished_at"])))
+        stale_sets = {slug for slug, runs in members.items()
+                      if any([self.manifest.fresh(self.out, self.links.item_set(slug, k), "set", sorted(runs),
+                                                  signatures.get(slug))
+                              for k in range(_chunks(signatures.get(slug, (0, 0))[0]))])}
+        stale_runs = [run_id for run_id, slug in sets.items()
+                      if any([self.manifest.fresh(self.out, self.links.items(run_id, k), "rows", self.q.run(run_id),
+                                                  self.item_columns.get(run_id), slug, signatures.get(slug))
+                              for k in range(_chunks(self.item_columns.get(run_id, {}).get("rows", 0)))])]
+        affected = {r: s for r, s in sets.items() if s in stale_sets or s in {sets[x] for x in stale_runs}}
+        if stale_sets:
+            wanted = {r: s for r, s in affected.items() if s in stale_sets}
+            for slug, chunk, payload in self.q.item_set_chunks(wanted, itemdata.CHUNK, con=con):
+                _write_file(self.out / self.links.item_set(slug, chunk), itemdata.script(f"set:{slug}:{chunk}", payload))
+        if stale_runs:
+            for run_id, chunk, payload in self.q.run_item_chunks(affected, itemdata.CHUNK, only=stale_runs,
+                                                                 con=con):
+                key = self.links.run_slug(run_id)
+                _write_file(self.out / self.links.items(run_id, chunk), itemdata.script(f"items:{key}:{chunk}", payload))
+
+    def item_meta(self, summary: RunSummary) -> dict[str, Any]:
+        """What a run page's item table needs before any chunk arrives: sizes, columns, filter choices."""
+        meta = self.item_columns.get(summary.run_id, {"rows": 0, "multiAttempt": False, "categories": {}, "show": {}})
+        return {**meta, "chunk": itemdata.CHUNK, "key": self.links.run_slug(summary.run_id),
+                "set": self.item_sets[summary.run_id], "statuses": summary.status_counts}
 
     def publish_app(self, att: Attempt) -> str | None:
         """The app page: our page holding the app, inlined, in a sandboxed frame (no model file is published)."""
@@ -267,10 +353,13 @@ class SiteBuilder:
         cards = []
         for e in entries:
             app = self.links.app(e.run_id, e.attempt.item_id, e.attempt.attempt) + ".html"
-            cards.append({"e": e, "shots": artifacts.copy_screenshots(self.q, self.links, self.out, e.attempt),
+            shots = artifacts.copy_screenshots(self.q, self.links, self.out, e.attempt)
+            for path in shots.values():
+                self.manifest.add(path)
+            cards.append({"e": e, "shots": shots,
                           "checklist": artifacts.read_text(self.q, e.attempt.extra.get(AttemptKey.CHECKLIST)),
                           "attempt": self.links.attempt(e.run_id, e.attempt.item_id, e.attempt.attempt),
-                          "app": app if (self.out / app).exists() else None})
+                          "app": app if app in self.manifest.produced else None})
         tasks: dict[str, list[dict]] = {}
         for card in cards:
             tasks.setdefault(card["e"].attempt.item_id, []).append(card)
@@ -316,12 +405,30 @@ class SiteBuilder:
                         [_finite(s.value), _finite(s.ci_low), _finite(s.ci_high), s.n]
         diffs = [[m, b, p] for (m, b), p in self.links.diffs.items()]
         data = {"models": models, "columns": columns, "values": values, "categories": categories, "diffs": diffs,
-                "references": sorted(self.q.reference_models)}
+                "references": sorted(self.q.reference_models), "pairs": self.pair_tables(board, models)}
         self.write("assets/summaries.js", f"window.BBDATA=window.BBDATA||{{}};BBDATA.summaries={_js_literal(data)};\n")
         self.render("compare.html.j2", "compare.html", title="Compare two models")
 
+    def pair_tables(self, board: Leaderboard, models: list[str]) -> dict[str, list[list]]:
+        """Each headline column's pairwise matrix for the compare picker: [i, j, Δ i − j, low, high, p,
+        Holm-adjusted p, n, test] with i < j indexes into `models`."""
+        index = {m: i for i, m in enumerate(models)}
+        out: dict[str, list[list]] = {}
+        for c, col in enumerate(board.columns):
+            standing = self.standings.get((col.benchmark.name, col.split)) if col.headline else None
+            if standing is None:
+                continue
+            out[str(c)] = [[index[a], index[b], _finite(p.delta), _finite(p.ci_low), _finite(p.ci_high),
+                            _finite(p.p_value), _finite(p.p_holm), p.n, standing.test]
+                           for (a, b), p in standing.pairs.items() if index[a] < index[b]]
+        return out
+
     def table_counts(self) -> list[tuple[str, int]]:
         return [(t, self.q.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in EXPORT_TABLES]
+
+
+def _chunks(rows: int) -> int:
+    return -(-rows // itemdata.CHUNK)
 
 
 def _finite(value: float | None) -> float | None:
@@ -330,8 +437,11 @@ def _finite(value: float | None) -> float | None:
 
 
 def _write_file(target: Path, text: str) -> None:
+    """Write through a temporary file and a rename: a reader (or a crash) never sees half a page."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(target)
 
 
 def _kind(metric: str) -> str:
@@ -372,8 +482,13 @@ def _dir_stats(folder: Path) -> tuple[int, int]:
 
 
 def publish(store: Store, out: str | os.PathLike, *, private: bool = False, include_apps: bool = False,
-            baselines: Iterable[str] = (), templates: str | os.PathLike | None = None) -> BuildResult:
-    """Build the whole site from `store` into `out`; returns what was written and how long it took."""
+            baselines: Iterable[str] = (), templates: str | os.PathLike | None = None,
+            full: bool = False) -> BuildResult:
+    """Publish the site from `store` into `out`; returns what was written and how long it took.
+
+    Over an earlier site of this version, only the outputs whose inputs changed are written and orphans are
+    removed (see `incremental`); otherwise, or with `full`, the site is built in a fresh folder beside `out`
+    and swapped in at the end."""
     start, cpu_start, main_start = time.perf_counter(), _cpu(), time.thread_time()
     out = Path(out)
     templates = Path(templates) if templates else TEMPLATES
@@ -381,34 +496,40 @@ def publish(store: Store, out: str | os.PathLike, *, private: bool = False, incl
         raise BadInput(f"{templates}: not a templates folder (no leaderboard.html.j2); pass --templates DIR "
                        f"(a checkout's templates/, or those an installed bananabench ships)")
     _prepare_out(out)
-    require_writable(out.parent, "--out")  # the new site is built beside the old one, then swapped in
+    require_writable(out.parent, "--out")  # a full build happens beside the old site, then swaps in
     if out.exists():
         require_writable(out, "--out")
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
+    incremental_build = not full and (out / MARKER).is_file()
+    target = out if incremental_build else Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     try:
         with Queries.open(store, private=private) as q, concurrent.futures.ThreadPoolExecutor(2) as pool, \
                 concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="publish-io") as io:
-            builder = SiteBuilder(q, tmp, templates=templates, include_apps=include_apps,
-                                  baselines=list(baselines), io=io)
+            builder = SiteBuilder(q, target, templates=templates, include_apps=include_apps,
+                                  baselines=list(baselines), io=io, previous=incremental_build)
             # DuckDB work (exports, item data) runs outside the GIL while Python renders the pages.
-            jobs = {"exports": pool.submit(_exports, store, tmp / "data", private),
+            jobs = {"exports": pool.submit(exports.write, q.con.cursor(), target, builder.manifest, q.runs(),
+                                           builder.links.model_slug, private),
                     "items": pool.submit(_timed_job, builder.items_files, q.con.cursor())}
             builder.build()
             t0 = time.perf_counter()
             for name, job in jobs.items():
                 builder.timings[name] = job.result()
             builder.timings["waiting for background jobs"] = round(time.perf_counter() - t0, 3)
-        files, size = _dir_stats(tmp)
-        board_bytes = (tmp / "index.html").stat().st_size
-        _swap_in(tmp, out)
+        removed = builder.manifest.remove_orphans(target, {MARKER}) if incremental_build else 0
+        _write_file(target / MARKER, builder.manifest.dump())
+        files, size = _dir_stats(target)
+        board_bytes = (target / "index.html").stat().st_size
+        if not incremental_build:
+            _swap_in(target, out)
     except BaseException:
-        with contextlib.suppress(OSError):
-            shutil.rmtree(tmp)
+        if not incremental_build:
+            with contextlib.suppress(OSError):
+                shutil.rmtree(target)
         raise
     return BuildResult(out, builder.pages, files, size, round(time.perf_counter() - start, 3),
                        round(_cpu() - cpu_start, 3), round(time.thread_time() - main_start, 3), board_bytes,
-                       builder.timings)
+                       builder.timings, kept=builder.manifest.kept, removed=removed)
 
 
 def _cpu() -> float:
@@ -420,11 +541,4 @@ def _cpu() -> float:
 def _timed_job(fn, *args) -> float:
     t0 = time.perf_counter()
     fn(*args)
-    return round(time.perf_counter() - t0, 3)
-
-
-def _exports(store: Store, folder: Path, private: bool) -> float:
-    t0 = time.perf_counter()
-    for fmt_ in ("parquet", "csv"):
-        export_store(store, folder / fmt_, fmt_, private=private)
     return round(time.perf_counter() - t0, 3)

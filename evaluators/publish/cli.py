@@ -26,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="include item text of ids-only (gated/licensed) benchmarks; never publish such a site")
     p.add_argument("--templates", metavar="DIR", default=None,
                    help="Jinja templates and static/ assets to use instead of the bundled templates/")
+    p.add_argument("--full", action="store_true",
+                   help="rebuild every page (by default a publish over an earlier site rewrites only the pages, "
+                        "item data and downloads whose inputs changed, and removes what nothing produces any more)")
     p.set_defaults(func=cmd_publish)
 
     p = sub.add_parser(
@@ -50,8 +53,9 @@ def cmd_publish(args) -> int:
     from evaluators.publish.builder import publish
 
     result = publish(Store(args.results), args.out, private=args.private, include_apps=args.include_apps,
-                     baselines=args.baseline, templates=args.templates)
-    print(f"published {result.pages} pages ({result.files} files, {result.bytes / 1e6:.1f} MB) in "
+                     baselines=args.baseline, templates=args.templates, full=args.full)
+    unchanged = f"; {result.kept} unchanged, {result.removed} removed" if result.kept or result.removed else ""
+    print(f"published {result.pages} pages ({result.files} files, {result.bytes / 1e6:.1f} MB{unchanged}) in "
           f"{result.seconds:.1f} s: {(result.path / 'index.html').resolve()}")
     return 0
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from evaluators.core.contract import Metric
+from evaluators.core.contract import SCORED_STATUS, Metric
 
 # Fractions in the store, shown as percentages (deltas in percentage points).
 FRACTION_METRICS = frozenset({
@@ -130,3 +130,11 @@ def statuses(values: list[str]) -> str:
     for status in values:
         counts[status] = counts.get(status, 0) + 1
     return ", ".join(f"{s}×{n}" if n > 1 else s for s, n in sorted(counts.items()))
+
+
+def outcome(item: dict) -> str:
+    """An item's outcome in one run (`core.paired.item_outcomes`): right/wrong for items only marked scored
+    (loglik's `ok`), else its attempts' statuses."""
+    if item["statuses"] == [SCORED_STATUS] and item.get("correct") is not None:
+        return "right" if item["correct"] else "wrong"
+    return statuses(item["statuses"])

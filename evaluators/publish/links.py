@@ -48,14 +48,24 @@ class Links:
     def run(self, run_id: str) -> str:
         return f"runs/{self.run_slug(run_id)}.html"
 
-    def items(self, run_id: str) -> str:
-        return f"runs/{self.run_slug(run_id)}.items.js"
+    def items(self, run_id: str, chunk: int) -> str:
+        """A chunk of a run's item rows (see `itemdata`)."""
+        return f"runs/{self.run_slug(run_id)}.items.{chunk}.js"
+
+    def item_set(self, slug: str, chunk: int) -> str:
+        """A chunk of an item set's text (see `itemdata`)."""
+        return f"items/{slug}.{chunk}.js"
 
     def bench(self, name: str) -> str:
         return f"benchmarks/{self.bench_slug(name)}.html"
 
+    def task(self, run_id: str, item_id: str) -> str:
+        """The page of one task's attempts in a run (one page per task, not per attempt: thousands fewer files)."""
+        return f"attempts/{self.run_slug(run_id)}/{_slugify(item_id)}-{_hash(item_id, 6)}.html"
+
     def attempt(self, run_id: str, item_id: str, attempt: int) -> str:
-        return f"attempts/{self.run_slug(run_id)}/{_slugify(item_id)}-{_hash(item_id, 6)}-{attempt}.html"
+        """An attempt: its section on its task's page (an anchor, so the link works from file:// too)."""
+        return f"{self.task(run_id, item_id)}#attempt-{attempt}"
 
     def app(self, run_id: str, item_id: str, attempt: int) -> str:
         return f"apps/{self.run_slug(run_id)}/{_slugify(item_id)}-{_hash(item_id, 6)}-{attempt}"

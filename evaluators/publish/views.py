@@ -119,6 +119,7 @@ class RunSummary:
     status_counts: dict[str, int]
     scores: list[Score]
     servers: list[dict[str, Any]]
+    verdicts: dict[str, int] = field(default_factory=dict)  # right/wrong among attempts only marked scored
 
     @property
     def run_id(self) -> str:

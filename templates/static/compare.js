@@ -38,67 +38,27 @@
     return sign + Number(a.toPrecision(3)).toString();
   }
 
-  /* Paired tests in the browser for accuracy metrics: both runs' item files are loaded as scripts
-     (no fetch, so this works over file://) and the items are paired by id, as on the diff pages. */
-  var itemFiles = {};
-  function loadItems(runHref) {
-    var slug = runHref.replace(/^runs\//, "").replace(/\.html$/, "");
-    var key = "items:" + slug;
-    if (!itemFiles[key]) {
-      itemFiles[key] = new Promise(function (resolve) {
-        if ((window.BBDATA || {})[key]) { resolve(window.BBDATA[key]); return; }
-        var script = document.createElement("script");
-        script.src = "runs/" + slug + ".items.js";
-        script.onload = function () { resolve((window.BBDATA || {})[key] || null); };
-        script.onerror = function () { resolve(null); };
-        document.body.appendChild(script);
-      });
-    }
-    return itemFiles[key];
-  }
-  function verdicts(rows, metric) {
-    var out = new Map();
-    var multi = new Set();
-    rows.forEach(function (r) { if (r[1] > 1) { multi.add(r[0]); } });
-    rows.forEach(function (r) {
-      if (r[1] !== 1 || multi.has(r[0]) || r[2] === "error") { return; }
-      var extra = r[12] && typeof r[12] === "object" ? r[12] : {};
-      var v = typeof extra["correct_" + metric] === "boolean" ? extra["correct_" + metric] : r[3];
-      if (typeof v === "boolean") { out.set(r[0], v); }
-    });
-    return out;
-  }
-  function mcnemarP(b, c) {
-    var n = b + c;
-    if (n === 0) { return 1; }
-    var k = Math.min(b, c), logTerm = -n * Math.LN2, logs = [logTerm];
-    for (var i = 0; i < k; i += 1) { logTerm += Math.log(n - i) - Math.log(i + 1); logs.push(logTerm); }
-    var top = Math.max.apply(null, logs);
-    var sum = logs.reduce(function (acc, x) { return acc + Math.exp(x - top); }, 0);
-    return Math.min(1, 2 * Math.exp(top) * sum);
-  }
-  function pairedCell(col, ea, eb) {
+  /* Paired tests: the pairwise matrix the benchmark pages show (computed at publish time for each
+     headline, over the items both runs scored), looked up for the chosen pair. */
+  function pairedCell(col, i, a, b) {
     var td = el("td", { "class": "num" });
-    if (!ea || !eb || ["accuracy", "acc", "acc_norm", "acc_chars"].indexOf(col.metric) < 0) {
+    var table = (data.pairs || {})[String(i)];
+    var ia = data.models.indexOf(a), ib = data.models.indexOf(b);
+    var found = null;
+    (table || []).forEach(function (p) {
+      if (p[0] === ia && p[1] === ib) { found = p; } else if (p[0] === ib && p[1] === ia) { found = [ia, ib, -p[2], -p[4], -p[3], p[5], p[6], p[7], p[8]]; }
+    });
+    if (!found) {
       td.textContent = "—";
-      td.title = "paired tests in the browser cover accuracy metrics; diff pages cover Elo and scores";
+      td.title = col.headline ? "no paired test for this pair (too few items both runs scored)" :
+        "paired tests cover each benchmark's headline metric";
       return td;
     }
-    td.textContent = "…";
-    Promise.all([loadItems(ea[4]), loadItems(eb[4])]).then(function (both) {
-      if (!both[0] || !both[1]) { td.textContent = "—"; return; }
-      var a = verdicts(both[0], col.metric), b = verdicts(both[1], col.metric);
-      var n = 0, aOnly = 0, bOnly = 0;
-      b.forEach(function (vb, id) {
-        if (!a.has(id)) { return; }
-        n += 1;
-        if (a.get(id) && !vb) { aOnly += 1; } else if (!a.get(id) && vb) { bOnly += 1; }
-      });
-      var p = mcnemarP(aOnly, bOnly);
-      td.textContent = n ? "p = " + (p < 0.001 ? "<0.001" : p.toFixed(3)) : "—";
-      td.title = "exact McNemar on " + n + " paired items: " + bOnly + " only B right, " + aOnly + " only A right";
-      if (n && p < 0.05) { td.className += " sig"; }
-    });
+    var p = found[5];
+    td.textContent = "p = " + (p < 0.001 ? "<0.001" : p.toFixed(3));
+    td.title = found[8] + " on " + found[7] + " paired items: B − A = " + delta(col.kind, -found[2]) +
+      "; Holm-adjusted over the benchmark's pairs p = " + (found[6] < 0.001 ? "<0.001" : found[6].toFixed(3));
+    if (found[6] < 0.05) { td.className += " sig"; }
     return td;
   }
 
@@ -147,7 +107,7 @@
     var wrap = el("div", { "class": "table-wrap" });
     var table = el("table", { "class": "data", id: "compare-table" });
     table.appendChild(el("caption", {}, "Headlines of the current runs (Δ = B − A; each side's own 95% interval; " +
-      "accuracy metrics also get an exact McNemar test on the items both runs scored)"));
+      "headlines also get the benchmark page's paired test on the items both runs scored)"));
     var head = el("thead"); var hr = el("tr");
     [["Benchmark", ""], ["Metric", ""], ["A: " + a, "num"], ["B: " + b, "num"], ["Δ (B − A)", "num"],
      ["Paired test", "num"]].forEach(function (h) {
@@ -167,7 +127,7 @@
       tr.appendChild(valueCell(col.kind, ea, ea && ea[5], ea && ea[6]));
       tr.appendChild(valueCell(col.kind, eb, eb && eb[5], eb && eb[6]));
       tr.appendChild(deltaCell(col.kind, col.higher, ea, eb));
-      tr.appendChild(pairedCell(col, ea, eb));
+      tr.appendChild(pairedCell(col, i, a, b));
       body.appendChild(tr);
     });
     table.appendChild(body);

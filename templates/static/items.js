@@ -1,14 +1,20 @@
-/* The item-level table of a run page. Rows come from the run's items script (no fetch, so it
-   works over file://) and every value is inserted as text, never as HTML. */
+/* The item-level table of a run page. Item text (one file set per benchmark version) and this run's
+   outcomes arrive as compressed script chunks, loaded when a page of the table needs them (a filter,
+   search or item permalink loads them all); script files, not fetch(), so it works over file://.
+   Every value is inserted as text, never as HTML. */
 (function () {
   "use strict";
   var root = document.getElementById("items-app");
   if (!root) { return; }
   var BB = window.BB;
-  var rows = (window.BBDATA || {})["items:" + root.getAttribute("data-key")];
+  var meta = JSON.parse(root.getAttribute("data-meta"));
+  var base = root.getAttribute("data-root");
   var I = { id: 0, attempt: 1, status: 2, correct: 3, score: 4, pred: 5, ref: 6, cat: 7, diff: 8, wall: 9,
             tin: 10, tout: 11, extra: 12, choices: 13 };
   var PAGE = 100;
+  var rows = new Array(meta.rows);  // assembled rows in the layout above, filled as chunks arrive
+  var runChunks = {};
+  var setChunks = {};
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -16,17 +22,70 @@
     if (text !== undefined && text !== null) { node.textContent = String(text); }
     return node;
   }
-  if (!rows) {
-    root.appendChild(el("p", { "class": "banner warn" }, "The item data of this run did not load."));
+  function fail(message) {
+    root.textContent = "";
+    root.appendChild(el("p", { "class": "banner warn" }, message));
+  }
+  if (!window.DecompressionStream) {
+    fail("The item table needs a current browser (one with DecompressionStream); the same rows are in the attempts download below.");
     return;
   }
-  function present(idx) { return rows.some(function (r) { return r[idx] !== null && r[idx] !== undefined && r[idx] !== ""; }); }
-  var multiAttempt = rows.some(function (r) { return r[I.attempt] > 1; });
-  var show = {
-    pred: present(I.pred), ref: present(I.ref), cat: present(I.cat), diff: present(I.diff), wall: present(I.wall),
-    tokens: present(I.tin) || present(I.tout),
-    score: rows.some(function (r) { return r[I.score] !== null && r[I.score] !== (r[I.correct] ? 1 : 0); })
-  };
+
+  /* -- Chunks: a script stores base64 deflated JSON under BBDATA[key]; inflate it here. -- */
+  function script(path, key) {
+    var store = window.BBDATA = window.BBDATA || {};
+    return new Promise(function (resolve, reject) {
+      if (store[key] !== undefined) { resolve(store[key]); return; }
+      var tag = document.createElement("script");
+      tag.src = base + path;
+      tag.onload = function () { tag.remove(); if (store[key] === undefined) { reject(new Error(path)); } else { resolve(store[key]); } };
+      tag.onerror = function () { tag.remove(); reject(new Error(path)); };
+      document.body.appendChild(tag);
+    });
+  }
+  function inflate(packed) {
+    return window.BB.inflate(packed).then(JSON.parse);
+  }
+  function setChunk(k) {
+    if (!setChunks[k]) {
+      setChunks[k] = script("items/" + meta.set + "." + k + ".js", "set:" + meta.set + ":" + k).then(inflate);
+    }
+    return setChunks[k];
+  }
+  function merged(a, b) {
+    if (!a && !b) { return null; }
+    var out = {};
+    [a, b].forEach(function (x) { if (x) { Object.keys(x).forEach(function (k) { out[k] = x[k]; }); } });
+    return out;
+  }
+  function runChunk(k) {
+    if (!runChunks[k]) {
+      runChunks[k] = script("runs/" + meta.key + ".items." + k + ".js", "items:" + meta.key + ":" + k).then(inflate)
+        .then(function (data) {
+          var needed = {};
+          data.forEach(function (r) { needed[Math.floor(r[0] / meta.chunk)] = true; });
+          var ks = Object.keys(needed).map(Number);
+          return Promise.all(ks.map(setChunk)).then(function (sets) {
+            var byChunk = {};
+            ks.forEach(function (sk, i) { byChunk[sk] = sets[i]; });
+            data.forEach(function (r, j) {
+              var item = byChunk[Math.floor(r[0] / meta.chunk)][r[0] % meta.chunk];
+              rows[k * meta.chunk + j] = [item[0], r[1], r[2], r[3], r[4], r[5], r[6] !== null ? r[6] : item[1],
+                item[2], item[3], r[7], r[8], r[9], merged(item[4], r[10]), r[11]];
+            });
+          });
+        });
+    }
+    return runChunks[k];
+  }
+  function ensure(start, end) {
+    var jobs = [];
+    for (var k = Math.floor(start / meta.chunk); k * meta.chunk < Math.min(end, meta.rows); k += 1) { jobs.push(runChunk(k)); }
+    return Promise.all(jobs);
+  }
+
+  var multiAttempt = meta.multiAttempt;
+  var show = meta.show;
   var columns = [["Item", "id"]];
   if (multiAttempt) { columns.push(["#", "attempt"]); }
   columns.push(["Status", "status"], ["Correct", "correct"]);
@@ -38,15 +97,10 @@
   if (show.wall) { columns.push(["Time", "wall"]); }
   if (show.tokens) { columns.push(["Tokens in/out", "tokens"]); }
 
-  function countBy(idx) {
-    var counts = {};
-    rows.forEach(function (r) { var k = r[idx]; if (k !== null && k !== undefined) { counts[k] = (counts[k] || 0) + 1; } });
-    return counts;
-  }
   function select(label, id, counts) {
     var wrap = el("label", { "class": "field" }, label);
     var s = el("select", { id: id });
-    s.appendChild(el("option", { value: "" }, "all (" + rows.length + ")"));
+    s.appendChild(el("option", { value: "" }, "all (" + meta.rows + ")"));
     Object.keys(counts).sort().forEach(function (k) { s.appendChild(el("option", { value: k }, k + " (" + counts[k] + ")")); });
     wrap.appendChild(s);
     return [wrap, s];
@@ -57,9 +111,9 @@
   var search = el("input", { type: "search", id: "items-q", autocomplete: "off" });
   searchWrap.appendChild(search);
   controls.appendChild(searchWrap);
-  var statusSel = select("Status", "items-status", countBy(I.status));
+  var statusSel = select("Status", "items-status", meta.statuses);
   controls.appendChild(statusSel[0]);
-  var catSel = show.cat ? select("Category", "items-cat", countBy(I.cat)) : null;
+  var catSel = show.cat ? select("Category", "items-cat", meta.categories) : null;
   if (catSel) { controls.appendChild(catSel[0]); }
   controls.addEventListener("submit", function (e) { e.preventDefault(); });
   root.appendChild(controls);
@@ -86,7 +140,7 @@
   var page = 0;
   var open = {};
   var target = null;
-  var filtered = rows;
+  var filtered = null;  // null: every row, in order
 
   function fmtNum(v, digits) { return v === null || v === undefined ? "—" : Number(v).toFixed(digits); }
   function keyOf(r) { return r[I.id] + "\u0000" + r[I.attempt]; }
@@ -172,7 +226,11 @@
     return td;
   }
 
+  function filtering() {
+    return !!(search.value.trim() || statusSel[1].value || (catSel && catSel[1].value));
+  }
   function applyFilters() {
+    if (!filtering()) { filtered = null; return; }
     var q = search.value.trim().toLowerCase();
     var st = statusSel[1].value;
     var cat = catSel ? catSel[1].value : "";
@@ -180,12 +238,33 @@
       return (!q || String(r[I.id]).toLowerCase().indexOf(q) >= 0) && (!st || r[I.status] === st) && (!cat || r[I.cat] === cat);
     });
   }
+  function total() { return filtered ? filtered.length : meta.rows; }
+
+  /* Load what the view needs (one page unfiltered; everything to filter), then draw it; only the latest
+     request draws. */
+  var pending = 0;
+  function refresh(all) {
+    var ticket = pending += 1;
+    info.textContent = "Loading items…";
+    var start = Math.max(page, 0) * PAGE;
+    var need = all || filtering() ? ensure(0, meta.rows) : ensure(start, start + PAGE);
+    return need.then(function () {
+      if (ticket !== pending) { return false; }
+      applyFilters();
+      render();
+      root.classList.remove("loading");
+      return true;
+    }, function (err) {
+      fail("The item data of this run did not load (" + err.message + ").");
+      return false;
+    });
+  }
 
   function render() {
-    var pages = Math.max(1, Math.ceil(filtered.length / PAGE));
+    var pages = Math.max(1, Math.ceil(total() / PAGE));
     page = Math.min(Math.max(page, 0), pages - 1);
     body.textContent = "";
-    var slice = filtered.slice(page * PAGE, (page + 1) * PAGE);
+    var slice = (filtered || rows).slice(page * PAGE, (page + 1) * PAGE);
     slice.forEach(function (r) {
       var tr = el("tr");
       if (target !== null && keyOf(r) === target) { tr.className = "target"; tr.id = "item-target"; }
@@ -197,8 +276,8 @@
       var tr = el("tr"); tr.appendChild(el("td", { colspan: String(columns.length), "class": "empty" }, "No item matches."));
       body.appendChild(tr);
     }
-    info.textContent = filtered.length ? "Items " + (page * PAGE + 1) + "–" + (page * PAGE + slice.length) + " of " + filtered.length +
-      (filtered.length < rows.length ? " (filtered from " + rows.length + ")" : "") : "0 items";
+    info.textContent = total() ? "Items " + (page * PAGE + 1) + "–" + (page * PAGE + slice.length) + " of " + total() +
+      (total() < meta.rows ? " (filtered from " + meta.rows + ")" : "") : "0 items";
     prev.disabled = page === 0;
     next.disabled = page >= pages - 1;
   }
@@ -207,43 +286,53 @@
     BB.writeHash({ q: search.value.trim() || null, status: statusSel[1].value || null,
                    cat: catSel && catSel[1].value ? catSel[1].value : null, page: page ? String(page + 1) : null, item: null });
   }
-  search.addEventListener("input", function () { applyFilters(); page = 0; render(); remember(); });
-  statusSel[1].addEventListener("change", function () { applyFilters(); page = 0; render(); remember(); });
-  if (catSel) { catSel[1].addEventListener("change", function () { applyFilters(); page = 0; render(); remember(); }); }
-  prev.addEventListener("click", function () { page -= 1; render(); remember(); });
-  next.addEventListener("click", function () { page += 1; render(); remember(); });
+  function changed() { page = 0; target = null; refresh(false); remember(); }
+  search.addEventListener("input", changed);
+  statusSel[1].addEventListener("change", changed);
+  if (catSel) { catSel[1].addEventListener("change", changed); }
+  prev.addEventListener("click", function () { page -= 1; refresh(false); remember(); });
+  next.addEventListener("click", function () { page += 1; refresh(false); remember(); });
 
+  function find(id) {
+    var list = filtered || rows;
+    for (var i = 0; i < list.length; i += 1) { if (list[i] && String(list[i][I.id]) === id) { return i; } }
+    return -1;
+  }
   function fromHash() {
     var state = BB.readHash();
     search.value = state.q || "";
     statusSel[1].value = state.status || "";
     if (catSel) { catSel[1].value = state.cat || ""; }
-    applyFilters();
     page = state.page ? parseInt(state.page, 10) - 1 || 0 : 0;
     target = null;
-    if (state.item !== undefined) {
-      var idx = -1;
-      for (var i = 0; i < filtered.length; i += 1) { if (String(filtered[i][I.id]) === state.item) { idx = i; break; } }
-      if (idx < 0) { search.value = ""; statusSel[1].value = ""; if (catSel) { catSel[1].value = ""; } applyFilters();
-        for (var j = 0; j < filtered.length; j += 1) { if (String(filtered[j][I.id]) === state.item) { idx = j; break; } } }
+    var item = state.item;
+    return refresh(item !== undefined).then(function (drawn) {
+      if (!drawn || item === undefined) { return; }
+      var idx = find(item);
+      if (idx < 0 && filtering()) {
+        search.value = ""; statusSel[1].value = ""; if (catSel) { catSel[1].value = ""; }
+        applyFilters();
+        idx = find(item);
+      }
       if (idx >= 0) {
-        target = keyOf(filtered[idx]);
+        target = keyOf((filtered || rows)[idx]);
         open[target] = true;
         page = Math.floor(idx / PAGE);
       }
-    }
-    render();
-    var node = document.getElementById("item-target");
-    if (node) {
-      node.querySelector("button").focus({ preventScroll: true });
-      // After the browser's own fragment scrolling (it finds no element named by the fragment); the
-      // row lands just below the sticky header (the page's scroll padding), like any anchor.
-      setTimeout(function () { node.scrollIntoView({ block: "start" }); }, 0);
-    }
+      render();
+      var node = document.getElementById("item-target");
+      if (node) {
+        node.querySelector("button").focus({ preventScroll: true });
+        // After the browser's own fragment scrolling (it finds no element named by the fragment); the
+        // row lands just below the sticky header (the page's scroll padding), like any anchor.
+        setTimeout(function () { node.scrollIntoView({ block: "start" }); }, 0);
+      }
+    });
   }
   window.addEventListener("hashchange", function () {
-    fromHash();
-    if (!document.getElementById("item-target")) { root.scrollIntoView({ block: "start" }); }
+    fromHash().then(function () {
+      if (!document.getElementById("item-target")) { root.scrollIntoView({ block: "start" }); }
+    });
   });
   fromHash();
 })();

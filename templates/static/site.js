@@ -4,6 +4,14 @@
   "use strict";
   var BB = window.BB = window.BB || {};
 
+  /* -- Deflated data (item chunks, artifacts): base64 text -> a promise of the inflated string. -- */
+  BB.inflate = function (packed) {
+    var bin = atob(packed);
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i += 1) { bytes[i] = bin.charCodeAt(i); }
+    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"))).text();
+  };
+
   /* -- URL fragment state: "#key=value&other=x"; bare anchors ("#run-x") are kept as keys. -- */
   BB.readHash = function () {
     var state = {};
@@ -178,4 +186,17 @@
     galleryFilter.form.addEventListener("submit", function (e) { e.preventDefault(); });
     applyGallery(false);
   }
+
+  /* -- A task page's text artifacts arrive deflated (logs and diffs would otherwise be most of a site's
+     size); each is inflated into its <pre> as text, never as HTML. -- */
+  document.querySelectorAll("pre[data-deflated]").forEach(function (pre) {
+    if (!window.DecompressionStream) {
+      pre.textContent = "This artifact needs a current browser (one with DecompressionStream).";
+      return;
+    }
+    BB.inflate(pre.getAttribute("data-deflated")).then(function (text) {
+      pre.textContent = text;
+      pre.removeAttribute("data-deflated");
+    }, function () { pre.textContent = "This artifact could not be read."; });
+  });
 })();

@@ -364,6 +364,6 @@ def write_hostile_app(ws: Path) -> None:
         f"<link rel=prefetch href='{LEAK}/prefetch'><meta http-equiv=refresh content='1;url={LEAK}/refresh'>"
         "<h1>Kanban</h1><img src='https://example.com/tracker.png' alt=''><img src='evil.svg' alt=''>"
         f"<iframe src='evil.html'></iframe><script src='app.js'></script><script>{PAYLOAD_JS}</script>")
-    (ws / "app.js").write_text(f"document.body.append('app ran');{PAYLOAD_JS}")
+    (ws / "app.js").write_text(f"document.body.append('app ran');console.log('app ran');{PAYLOAD_JS}")
     for name, text in HOSTILE_FILES.items():
         (ws / name).write_text(text)
