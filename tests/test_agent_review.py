@@ -89,7 +89,7 @@ def test_held_attempts_are_listed_apart_on_the_pages(tmp_path: Path):
         assert "t/held" in text and "t/partial" in text and FLAG in text and "forged record" in text
         assert "t/pass</code>" not in text.split('id="held"')[1].split("</ul>\n</ul>")[0]
     assert len(listing) >= 3, [str(p) for p in listing]     # leaderboard, model page, run page
-    attempt = [p for p in site.rglob("*.html") if "<code>t/held</code> <small>attempt 1" in p.read_text()]
+    attempt = [p for p in site.rglob("*.html") if "<code>t/held</code> <small>1 attempt</small>" in p.read_text()]
     assert len(attempt) == 1
     text = attempt[0].read_text()
     assert "Changed paths (1)" in text and "0 notes.txt" in text and "it is <strong>held</strong>" in text

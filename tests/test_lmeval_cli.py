@@ -17,7 +17,7 @@ import pytest
 from evaluators.core.llamacpp import LlamaServer
 from evaluators.core.store import Store
 from evaluators.lmeval.journal import FILE as JOURNAL
-from tests.conftest import REPO, cli_env, run_cli
+from tests.conftest import REPO, cli_env, run_cli, run_cli_process
 
 FIXTURES = REPO / "tests" / "fixtures" / "lmeval"
 OFFLINE = {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
@@ -29,7 +29,7 @@ def lm_eval_args(results: Path, *args: str) -> list[str]:
 
 def run(results: Path, *args: str, cwd: Path | None = None, tmp: Path | None = None):
     env = {**OFFLINE, "HF_DATASETS_CACHE": str((tmp or results.parent) / "datasets")}
-    return run_cli(*lm_eval_args(results, *args), env=env, cwd=cwd)
+    return run_cli_process(*lm_eval_args(results, *args), env=env, cwd=cwd)
 
 
 def choice_rows(store: Store, run_id: str) -> list[tuple]:
@@ -162,13 +162,13 @@ def test_a_run_killed_mid_way_resumes_to_the_numbers_of_an_uninterrupted_one(tin
         assert proc.wait() == -signal.SIGKILL, "the run ended before it could be killed"
         answered = journal.read_text().count("\n") - 1
 
-        refused = run_cli(*args(killed), env={**OFFLINE, "HF_DATASETS_CACHE": str(tmp_path / "datasets")})
+        refused = run_cli_process(*args(killed), env={**OFFLINE, "HF_DATASETS_CACHE": str(tmp_path / "datasets")})
         assert refused.returncode == 2 and "--resume" in refused.stderr
 
-        resumed = run_cli(*args(killed), "--resume", env={**OFFLINE, "HF_DATASETS_CACHE": str(tmp_path / "datasets")})
+        resumed = run_cli_process(*args(killed), "--resume", env={**OFFLINE, "HF_DATASETS_CACHE": str(tmp_path / "datasets")})
         assert resumed.returncode == 0, resumed.stderr[-3000:]
         whole = tmp_path / "whole"
-        fresh = run_cli(*args(whole), env={**OFFLINE, "HF_DATASETS_CACHE": str(tmp_path / "datasets")})
+        fresh = run_cli_process(*args(whole), env={**OFFLINE, "HF_DATASETS_CACHE": str(tmp_path / "datasets")})
         assert fresh.returncode == 0, fresh.stderr[-3000:]
     assert answered >= 3 and not journal.exists()
     a, b = Store(killed), Store(whole)
