@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from evaluators.core.store import Store
-from evaluators.loglik.spec import Item, load_items
+from evaluators.loglik.items import Item
+from evaluators.loglik.spec import load_items
 from tests.conftest import REPO, cli_env, run_cli
 
 SAMPLES = REPO / "tasks" / "samples" / "base-evals"

@@ -206,7 +206,7 @@ def test_loglik_spec_errors_name_file_line_and_key(tmp_path, edit, line, needle)
 
 
 def test_loglik_answers_by_index_letter_or_label(tmp_path):
-    from evaluators.loglik.spec import choice_index
+    from evaluators.loglik.items import choice_index
 
     assert [choice_index(v, 4, None) for v in (2, "2", "c", " D ")] == [2, 2, 2, 3]
     assert choice_index("no", 2, ["yes", "no"]) == 1

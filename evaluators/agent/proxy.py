@@ -8,7 +8,7 @@ Requests come from the agent, so they are bounded before anything is read: a `Co
 that is not a plain decimal number gets 400, one over MAX_BODY 413; bodies waiting to be forwarded
 may hold at most MAX_BUFFERED bytes in all (503 beyond), an attempt gets at most MAX_CONNECTIONS
 connections at once (more are closed unanswered), and a client that stops sending is dropped. A request's head (request line and headers) is read under
-MAX_HEAD_BYTES and MAX_HEADERS before anything parses it (431 and close beyond), and what the proxy
+request_head's bounds before anything parses it (431 and close beyond), and what the proxy
 keeps per attempt is bounded too: the first MAX_LOGGED refused requests and MAX_RECORDS forwarded ones,
 with counters of the rest.
 On the way it measures the traffic the monitor and the metrics need: request count, streamed
@@ -19,7 +19,6 @@ llama.cpp's timings, upstream failures, and the time of the last activity (idle 
 from __future__ import annotations
 
 import http.client
-import io
 import json
 import logging
 import os
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from evaluators.agent.request_head import HeadFirst, read_head
 from evaluators.core.backends.replicas import ReplicaSet
 from evaluators.core.http import describe_error, normalize_base_url
 
@@ -44,8 +44,6 @@ MAX_BUFFERED = 64 << 20       # all request bodies held at once, per attempt
 MAX_DENIED_BODY = 1 << 20     # a refused request's body is drained (to answer cleanly) only up to this
 MAX_CONNECTIONS = 16          # open connections per attempt
 CLIENT_TIMEOUT_S = 120.0      # a client that sends nothing for this long is dropped
-MAX_HEAD_BYTES = 32 << 10     # a request line and its headers
-MAX_HEADERS = 64
 MAX_LOGGED = 100              # refused requests named in the attempt's record
 MAX_RECORDS = 20000           # forwarded requests measured one by one
 SOCKET_NAME = "model.sock"
@@ -258,8 +256,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def handle_one_request(self) -> None:
         """Read the request's head under its bounds, then let the standard handler parse it from memory."""
-        rfile = self.rfile.source if isinstance(self.rfile, _HeadFirst) else self.rfile
-        head, problem = _read_head(rfile)
+        rfile = self.rfile.source if isinstance(self.rfile, HeadFirst) else self.rfile
+        head, problem = read_head(rfile)
         if problem is not None:
             self.close_connection = True
             if problem != "closed":
@@ -270,7 +268,7 @@ class _Handler(BaseHTTPRequestHandler):
                 except OSError:
                     pass
             return
-        self.rfile = _HeadFirst(head, rfile)
+        self.rfile = HeadFirst(head, rfile)
         super().handle_one_request()
 
     def _reply(self, status: int, message: str) -> None:
@@ -444,42 +442,6 @@ class _Handler(BaseHTTPRequestHandler):
                     break
             self.wfile.write(line)
             self.wfile.flush()
-
-
-def _read_head(rfile) -> tuple[bytes, str | None]:
-    """The bytes up to the blank line ending a request's head; a problem when the client closed or the head is
-    over its bounds (then nothing more is read)."""
-    lines: list[bytes] = []
-    size = 0
-    while True:
-        line = rfile.readline(MAX_HEAD_BYTES - size + 1)
-        if not line:
-            return b"".join(lines), "closed"
-        size += len(line)
-        lines.append(line)
-        if size > MAX_HEAD_BYTES or not line.endswith(b"\n"):
-            return b"".join(lines), f"request head over {MAX_HEAD_BYTES} bytes"
-        if len(lines) > MAX_HEADERS + 1:
-            return b"".join(lines), f"more than {MAX_HEADERS} header lines"
-        if line in (b"\r\n", b"\n") and len(lines) > 1:
-            return b"".join(lines), None
-
-
-class _HeadFirst:
-    """A request's already-read head, then the connection's stream: what the standard handler reads from."""
-
-    def __init__(self, head: bytes, source):
-        self.head = io.BytesIO(head)
-        self.source = source
-
-    def readline(self, limit: int = -1) -> bytes:
-        return self.head.readline(limit) or self.source.readline(limit)
-
-    def read(self, n: int = -1) -> bytes:
-        first = self.head.read(n)
-        if n is not None and 0 <= n <= len(first):
-            return first
-        return first + self.source.read(-1 if n is None or n < 0 else n - len(first))
 
 
 def _json_or_none(data: bytes) -> Any:

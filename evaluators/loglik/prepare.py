@@ -24,7 +24,7 @@ from typing import Any
 from evaluators.core import rolling
 from evaluators.core.backends.base import Backend, LoglikRequest
 from evaluators.core.errors import BadInput
-from evaluators.loglik.spec import Document, Item
+from evaluators.loglik.items import Document, Item
 
 RULES = {
     "separate": "context and continuation tokenized apart, add_special_tokens=False; overlength rejected",

@@ -16,7 +16,6 @@ import contextlib
 import datetime as dt
 import json
 import logging
-import math
 import os
 import resource
 import shutil
@@ -36,7 +35,7 @@ from evaluators.core.errors import BadInput
 from evaluators.core.export import EXPORT_TABLES
 from evaluators.core.shipped import shipped
 from evaluators.core.store import Store
-from evaluators.publish import apps, artifacts, exports, fmt, incremental, itemdata, ranks
+from evaluators.publish import apps, artifacts, compare_data, exports, fmt, incremental, itemdata, ranks
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
 from evaluators.publish.links import Links
 from evaluators.publish.queries import Queries, reference_note
@@ -373,55 +372,9 @@ class SiteBuilder:
 
     def compare(self, board: Leaderboard) -> None:
         """The compare picker reads precomputed per-benchmark summaries from a script file."""
-        columns = []
-        for col in board.columns:
-            columns.append({"bench": col.benchmark.name, "title": col.benchmark.title, "split": col.split,
-                            "metric": col.metric, "label": fmt.metric_label(col.metric),
-                            "kind": _kind(col.metric), "higher": col.benchmark.higher_is_better, "headline": col.headline,
-                            "href": self.links.bench(col.benchmark.name)})
-        models = [row.model for row in board.rows]
-        values: dict[str, dict[str, list]] = {}
-        categories: dict[str, dict[str, dict[str, list]]] = {}
-        headline_runs = {}
-        for row in board.rows:
-            per: dict[str, list] = {}
-            for i, col in enumerate(board.columns):
-                cell = row.cells.get(col.key)
-                if cell is None:
-                    continue
-                s = cell.score
-                per[str(i)] = [_finite(s.value), _finite(s.ci_low), _finite(s.ci_high), s.n,
-                               self.links.run(cell.run_id), cell.official, s.reportable]
-                if col.headline:
-                    headline_runs[(row.model, col.benchmark.name, col.split)] = cell.run_id
-            values[row.model] = per
-        by_run = self.q.scores(list(headline_runs.values()))
-        for (model, bench, split), run_id in headline_runs.items():
-            metric = self.q.benchmark(bench).headline_metric
-            for s in by_run.get(run_id, []):
-                if s.scope != "overall" and s.metric == metric:
-                    key = f"{bench}|{split}"
-                    categories.setdefault(model, {}).setdefault(key, {})[f"{s.scope}: {s.key}"] = \
-                        [_finite(s.value), _finite(s.ci_low), _finite(s.ci_high), s.n]
-        diffs = [[m, b, p] for (m, b), p in self.links.diffs.items()]
-        data = {"models": models, "columns": columns, "values": values, "categories": categories, "diffs": diffs,
-                "references": sorted(self.q.reference_models), "pairs": self.pair_tables(board, models)}
+        data = compare_data.summaries(self.q, self.links, self.standings, board)
         self.write("assets/summaries.js", f"window.BBDATA=window.BBDATA||{{}};BBDATA.summaries={_js_literal(data)};\n")
         self.render("compare.html.j2", "compare.html", title="Compare two models")
-
-    def pair_tables(self, board: Leaderboard, models: list[str]) -> dict[str, list[list]]:
-        """Each headline column's pairwise matrix for the compare picker: [i, j, Δ i − j, low, high, p,
-        Holm-adjusted p, n, test] with i < j indexes into `models`."""
-        index = {m: i for i, m in enumerate(models)}
-        out: dict[str, list[list]] = {}
-        for c, col in enumerate(board.columns):
-            standing = self.standings.get((col.benchmark.name, col.split)) if col.headline else None
-            if standing is None:
-                continue
-            out[str(c)] = [[index[a], index[b], _finite(p.delta), _finite(p.ci_low), _finite(p.ci_high),
-                            _finite(p.p_value), _finite(p.p_holm), p.n, standing.test]
-                           for (a, b), p in standing.pairs.items() if index[a] < index[b]]
-        return out
 
     def table_counts(self) -> list[tuple[str, int]]:
         return [(t, self.q.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in EXPORT_TABLES]
@@ -431,27 +384,12 @@ def _chunks(rows: int) -> int:
     return -(-rows // itemdata.CHUNK)
 
 
-def _finite(value: float | None) -> float | None:
-    """NaN and infinities (not JSON) become null."""
-    return value if value is None or math.isfinite(value) else None
-
-
 def _write_file(target: Path, text: str) -> None:
     """Write through a temporary file and a rename: a reader (or a crash) never sees half a page."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(target)
-
-
-def _kind(metric: str) -> str:
-    if fmt.is_fraction(metric):
-        return "fraction"
-    if metric in fmt.RATING_METRICS:
-        return "rating"
-    if metric in fmt.GRADE_METRICS:
-        return "grade"
-    return "count" if fmt.is_count(metric) else "number"
 
 
 def _prepare_out(out: Path) -> None:
