@@ -212,3 +212,29 @@ def test_shuffling_the_requests_changes_no_score(model):
     random.Random(3).shuffle(order)
     got = {order[j]: r for j, r in scorer.score([reqs[i] for i in order])}
     assert all(got[i].token_logprobs == expected[i].token_logprobs for i in expected)
+
+
+def test_torch_log_softmax_reproduces_hflm_and_the_default_a_float64_normalisation():
+    """With a 49k vocabulary, float32 `torch.log_softmax` on CPU drifts from a float64 normalisation of the same
+    logits; `torch_log_softmax=True` gives HFLM's numbers, the default the float64 ones."""
+    torch.manual_seed(0)
+    config = transformers.LlamaConfig(vocab_size=49152, hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+                                      num_attention_heads=2, num_key_value_heads=1, max_position_embeddings=512)
+    big = transformers.LlamaForCausalLM(config).eval()
+    with torch.no_grad():
+        big.lm_head.weight.mul_(40.0)
+    rng = random.Random(3)
+    requests = [LoglikRequest(tuple(rng.randrange(49152) for _ in range(4)),
+                              tuple(rng.randrange(49152) for _ in range(300))) for _ in range(2)]
+    with torch.no_grad():
+        logits = [big(input_ids=torch.tensor([list(r.context) + list(r.continuation)])).logits[0, 3:-1].float()
+                  for r in requests]
+    targets = [torch.tensor(r.continuation)[:, None] for r in requests]
+    as_torch = [float(torch.log_softmax(lg, -1).gather(1, t).double().sum()) for lg, t in zip(logits, targets, strict=True)]
+    in_f64 = [float(torch.log_softmax(lg.double(), -1).gather(1, t).sum()) for lg, t in zip(logits, targets, strict=True)]
+    drift = max(abs(a - b) for a, b in zip(as_torch, in_f64, strict=True))
+    hflm, scorer = score(big, requests, torch_log_softmax=True)
+    exact, _ = score(big, requests)
+    assert scorer.describe()["log_softmax"] == "torch"
+    assert max(abs(r.logprob_sum - a) for r, a in zip(hflm, as_torch, strict=True)) <= drift / 10
+    assert max(abs(r.logprob_sum - b) for r, b in zip(exact, in_f64, strict=True)) <= drift / 10

@@ -14,13 +14,13 @@ is kept (`token_counts`) for the store, which lm-eval's samples do not carry.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from lm_eval import utils
 from lm_eval.api.model import TemplateLM
 
-from evaluators.core.backends.base import Backend, GenerationRequest, LoglikRequest
+from evaluators.core.backends.base import Backend, GenerationRequest, LoglikRequest, LoglikResult
 from evaluators.core.errors import BadInput, EvaluationFailure
 from evaluators.core.progress import Progress
 from evaluators.lmeval.journal import Journal, request_key
@@ -93,14 +93,16 @@ class BackendLM(TemplateLM):
         whole = (list(context) + list(continuation))[-(self.max_length + 1):]
         return LoglikRequest(tuple(whole[:-len(continuation)]), tuple(continuation))
 
-    def _score(self, requests: Sequence[LoglikRequest], what: str) -> list[tuple[float, bool, int]]:
-        """(log-likelihood, is greedy, tokens) per request: journalled answers first, the rest from the backend."""
+    def _score(self, requests: Sequence[LoglikRequest], what: str, *,
+               alone: bool = False) -> list[tuple[float, bool, int]]:
+        """(log-likelihood, is greedy, tokens) per request: journalled answers first, the rest from the backend
+        (one request per call when `alone`)."""
         keys = [request_key("loglik", r.context, r.continuation) for r in requests]
         answers: list[tuple[float, bool, int] | None] = [
             tuple(self.journal.answers[k]) if k in self.journal.answers else None for k in keys]  # type: ignore[misc]
         todo = [i for i, a in enumerate(answers) if a is None]
         with Progress(len(requests), f"{self.label} {what}".strip(), initial=len(requests) - len(todo)) as bar:
-            for j, result in self.backend.loglikelihood([requests[i] for i in todo]):
+            for j, result in self._results([requests[i] for i in todo], alone):
                 i = todo[j]
                 greedy = bool(result.is_greedy) if result.is_greedy is not None else False
                 answers[i] = (float(result.logprob_sum), greedy, int(result.n_tokens))
@@ -111,8 +113,20 @@ class BackendLM(TemplateLM):
             raise EvaluationFailure(f"the backend returned no log-likelihood for {len(missing)} request(s)")
         return answers  # type: ignore[return-value]
 
+    def _results(self, requests: Sequence[LoglikRequest], alone: bool) -> Iterator[tuple[int, LoglikResult]]:
+        if not alone:
+            yield from self.backend.loglikelihood(requests)
+            return
+        for j, request in enumerate(requests):
+            for _, result in self.backend.loglikelihood([request]):
+                yield j, result
+
     def loglikelihood_rolling(self, requests: Sequence[Any], disable_tqdm: bool = False) -> list[float]:
-        """HFLM's windows (lm-eval's `get_rolling_token_windows` + `make_disjoint_window`), summed per document."""
+        """HFLM's windows (lm-eval's `get_rolling_token_windows` + `make_disjoint_window`), summed per document.
+
+        Each window is scored alone, in its own forward as in HFLM: windows share their one-token context, so
+        the hf scorer would pack several documents into one row, whose float32 attention over hundreds of
+        tokens lands ~1e-4 from HFLM's on a document's total (alone, every token log-prob is HFLM's bit for bit)."""
         windows: list[LoglikRequest] = []
         owners: list[int] = []
         for n, (string,) in enumerate(req.args for req in requests):
@@ -124,7 +138,7 @@ class BackendLM(TemplateLM):
                 owners.append(n)
             self.token_counts[(string,)] = len(tokens)
         totals = [0.0] * len(requests)
-        for owner, (ll, _, _) in zip(owners, self._score(windows, "rolling windows"), strict=True):
+        for owner, (ll, _, _) in zip(owners, self._score(windows, "rolling windows", alone=True), strict=True):
             totals[owner] += ll
         return totals
 

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 
 from evaluators.core.backends.base import Backend
 from evaluators.core.backends.discovery import ServerOptions
+from evaluators.core.backends.opening import BACKEND_NAMES, open_backend
 from evaluators.core.errors import BadInput
 
-log = logging.getLogger("bananabench")
-
-BACKEND_NAMES = ("hf", "gguf", "server")
 BACKEND_FLAGS = {"model": ("hf", "gguf"), "device": ("hf",), "dtype": ("hf",), "revision": ("hf",),
                  "batch_size": ("hf",), "n_gpu_layers": ("gguf",), "n_ctx": ("gguf",)}
 
@@ -70,29 +67,9 @@ class LmEvalOptions:
 
 
 def open_scorer(opts: LmEvalOptions) -> Backend:
-    """The backend that computes log-likelihoods."""
-    if opts.backend == "hf":
-        from evaluators.core.backends.hf import HFBackend
-
-        dtype = opts.dtype
-        if dtype == "auto":
-            import torch
-
-            cuda = opts.device.startswith("cuda") or (opts.device == "auto" and torch.cuda.is_available())
-            dtype = "bfloat16" if cuda else "float32"
-        backend = HFBackend(opts.model, revision=opts.revision, device=opts.device, dtype=dtype, threads=opts.threads)
-        backend.configure_loglik(max_contexts=opts.batch_size)
-        return backend
-    if opts.backend == "gguf":
-        from evaluators.core.backends.gguf import GGUFBackend
-
-        return GGUFBackend(opts.model, threads=opts.threads, n_gpu_layers=opts.n_gpu_layers, n_ctx=opts.n_ctx)
-    from evaluators.core.backends.server_loglik import ServerLoglikBackend
-
-    backend = ServerLoglikBackend(opts.server.discover(opts.name), api_key=opts.server.key(),
-                                  concurrency=opts.server.concurrency)
-    log.info("%s; log-likelihoods by %s", backend.info.startup_line(), backend.method.replace("_", " "))
-    return backend
+    """The backend that computes log-likelihoods; hf normalises with `torch.log_softmax` as HFLM does, so its
+    numbers are HFLM's (see `core.backends.hf_loglik`)."""
+    return open_backend(opts, torch_log_softmax=True)
 
 
 def generator(opts: LmEvalOptions, scorer: Backend):

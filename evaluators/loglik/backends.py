@@ -1,61 +1,24 @@
 """The model behind a loglik run: `--backend` names an opener, and what the report says about the model.
 
 The model is reached only through the backend interface (`tokenize`, `bos_token_id`, `max_length`,
-`loglikelihood(requests)`, `identity`); `BACKENDS` maps `--backend` names to openers, so other
+`loglikelihood(requests)`, `identity`); `core.backends.opening` opens the one `--backend` names, so other
 backends plug in without touching the scoring code.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from evaluators.core.backends.base import Backend
+from evaluators.core.backends.opening import open_backend as open_named
 from evaluators.loglik.options import LoglikOptions, check_backend_options
-
-log = logging.getLogger("bananabench")
-
-
-def _open_hf(opts: LoglikOptions) -> Backend:
-    from evaluators.core.backends.hf import HFBackend
-
-    dtype = opts.dtype
-    if dtype == "auto":
-        import torch
-
-        cuda = opts.device.startswith("cuda") or (opts.device == "auto" and torch.cuda.is_available())
-        dtype = "bfloat16" if cuda else "float32"
-    backend = HFBackend(opts.model, revision=opts.revision, device=opts.device, dtype=dtype, threads=opts.threads,
-                        device_map=opts.device_map)
-    backend.configure_loglik(max_contexts=opts.batch_size, token_budget=opts.max_batch_tokens)
-    return backend
-
-
-def _open_gguf(opts: LoglikOptions) -> Backend:
-    from evaluators.core.backends.gguf import GGUFBackend
-
-    return GGUFBackend(opts.model, threads=opts.threads, n_gpu_layers=opts.n_gpu_layers, n_ctx=opts.n_ctx)
-
-
-def _open_server(opts: LoglikOptions) -> Backend:
-    from evaluators.core.backends.server_loglik import ServerLoglikBackend
-
-    backend = ServerLoglikBackend(opts.server.discover(opts.name), api_key=opts.server.key(),
-                                  concurrency=opts.server.concurrency)
-    log.info("%s; log-likelihoods by %s", backend.info.startup_line(), backend.method.replace("_", " "))
-    return backend
-
-
-BACKENDS: dict[str, Callable[[LoglikOptions], Backend]] = {"hf": _open_hf, "gguf": _open_gguf,
-                                                           "server": _open_server}
 
 
 def open_backend(opts: LoglikOptions) -> Backend:
     check_backend_options(opts)
-    return BACKENDS[opts.backend](opts)
+    return open_named(opts, device_map=opts.device_map, token_budget=opts.max_batch_tokens)
 
 
 def default_model_name(model: str) -> str:

@@ -6,9 +6,9 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from evaluators.core.backends.discovery import ServerOptions
+from evaluators.core.backends.opening import BACKEND_NAMES
 from evaluators.core.errors import BadInput
 
-BACKEND_NAMES = ("hf", "gguf", "server")
 # Flags that mean something to some backends only: given to another one, they are an error, not ignored.
 BACKEND_FLAGS = {"model": ("hf", "gguf"), "device": ("hf",), "device_map": ("hf",), "dtype": ("hf",), "revision": ("hf",),
                  "batch_size": ("hf",), "max_batch_tokens": ("hf",), "n_gpu_layers": ("gguf",), "n_ctx": ("gguf",),

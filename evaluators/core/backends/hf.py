@@ -123,11 +123,14 @@ class HFBackend(Backend):
 
     # -- log-likelihood scoring (backends/hf_loglik.py) -------------------------------------------
 
-    def configure_loglik(self, *, max_contexts: int | None = 8, token_budget: int | None = None) -> None:
-        """Batching for `loglikelihood`: at most `max_contexts` contexts and `token_budget` tokens per step."""
+    def configure_loglik(self, *, max_contexts: int | None = 8, token_budget: int | None = None,
+                         torch_log_softmax: bool = False) -> None:
+        """Batching for `loglikelihood`: at most `max_contexts` contexts and `token_budget` tokens per step;
+        `torch_log_softmax` normalises as lm-eval's HFLM does (see `hf_loglik`)."""
         from evaluators.core.backends.hf_loglik import PackedScorer
 
-        self._loglik = PackedScorer(self.model, max_contexts=max_contexts, token_budget=token_budget)
+        self._loglik = PackedScorer(self.model, max_contexts=max_contexts, token_budget=token_budget,
+                                    torch_log_softmax=torch_log_softmax)
 
     def loglikelihood(self, requests: Sequence[LoglikRequest]) -> Iterator[tuple[int, LoglikResult]]:
         """Exact continuation log-probs, each context computed once (see `hf_loglik.PackedScorer`)."""

@@ -17,6 +17,11 @@ times and projects hundreds of positions whose log-probs nobody needs. Here:
 `verify_packing` compares the packed path with plain per-row forwards on a probe, once per model, so
 an architecture that ignores custom 4D masks or post-processes its logits in a way we do not mirror
 falls back to a slower exact path instead of scoring wrongly.
+
+`torch_log_softmax=True` normalises with `torch.log_softmax`, as transformers users and lm-eval's HFLM do.
+On CPU its float32 sum over the vocabulary drifts: ~1e-5 per token above a float64 log-softmax of the same
+logits for SmolLM2 (49k entries), so ~1e-3 over a 200-token document, while the max-shifted `exp().sum()`
+used by default stays within ~1e-7 per token. Reproducing HFLM's numbers needs HFLM's arithmetic.
 """
 
 from __future__ import annotations
@@ -105,7 +110,7 @@ class PackedScorer:
     """Scores `LoglikRequest`s with a loaded `*ForCausalLM` (see the module docstring)."""
 
     def __init__(self, model: Any, *, max_contexts: int | None = 8, token_budget: int | None = None,
-                 verify: bool = True):
+                 verify: bool = True, torch_log_softmax: bool = False):
         self.model = model
         # Inputs go where the embeddings are, results are computed where the output projection is (the same
         # device, unless accelerate spread the layers over several).
@@ -117,6 +122,7 @@ class PackedScorer:
         self.backoffs = 0
         self.mode = "packed"  # or "rows" when the model ignores custom masks
         self.project_only_needed = True
+        self.torch_log_softmax = torch_log_softmax
         self.probe_max_abs_diff: float | None = None
         self._verified = not verify
         config = model.config
@@ -142,6 +148,7 @@ class PackedScorer:
         """How scores were computed (recorded with the run, not part of its signature)."""
         return {"scorer": "packed-tree" if self.mode == "packed" else "per-row",
                 "projection": "needed-positions" if self.project_only_needed else "full",
+                "log_softmax": "torch" if self.torch_log_softmax else "max-shifted-sum",
                 "token_budget": self.token_budget, "max_contexts": self.max_contexts,
                 "oom_backoffs": self.backoffs, "probe_max_abs_diff": self.probe_max_abs_diff,
                 "device": str(self.device), "dtype": str(self.dtype).removeprefix("torch.")}
@@ -372,11 +379,14 @@ class PackedScorer:
             logits = (selected.float() if are_logits else self._logits(selected)).to(dev)
             # One max pass serves both the stable log-sum-exp and the greedy check.
             peak = logits.amax(dim=-1)
-            lse = peak + torch.log(torch.exp(logits - peak[:, None]).sum(dim=-1))
             in_chunk = (target_source >= lo) & (target_source < hi)
             local = target_source[in_chunk] - lo
             target_logit = logits[local, target_tokens[in_chunk]]
-            token_lp[in_chunk] = target_logit - lse[local]
+            if self.torch_log_softmax:
+                token_lp[in_chunk] = torch.log_softmax(logits, dim=-1)[local, target_tokens[in_chunk]]
+            else:
+                lse = peak + torch.log(torch.exp(logits - peak[:, None]).sum(dim=-1))
+                token_lp[in_chunk] = target_logit - lse[local]
             greedy[in_chunk] = target_logit >= peak[local]
         n_req = len(batch.requests)
         target_request = batch.target_request.to(dev, non_blocking=True)
