@@ -36,8 +36,6 @@ NAMES_FROM_THE_FIX = {
     "issue/bugfix/cachetools-cachedmethod-autospec": ["mock"],
     "issue/bugfix/semver-rs-identifier-send-sync": ["Send", "Sync"],
     "issue/bugfix/toml-omitempty-uncomparable-panic": ["uncomparable"],
-    "issue/feature/semver-bump-prerelease-newer": ["bump_when_empty"],
-    "issue/feature/sqlparse-split-strip-semicolon": ["strip_semicolon"],
 }
 
 
