@@ -63,6 +63,13 @@ def test_a_reproduction_must_behave_differently_once_fixed(tmp_path: Path):
     assert crash[0] == 1 and "<workspace>" not in crash[1] and "ModuleNotFoundError" in crash[1]
 
 
+def test_a_python_the_reproduction_starts_imports_the_workspace_too(tmp_path: Path):
+    start = _start(tmp_path)
+    code = ("import subprocess, sys\n"
+            "subprocess.run([sys.executable, '-c', 'from pkg.calc import sub; print(sub(5, 3))'], check=True)\n")
+    assert promptcheck.run_repro(code, start) == (0, "8\n")
+
+
 def test_fix_size_counts_source_lines_files_and_places():
     assert measure.fix_size(PATCH) == (1, 6, 1)  # the test file and the changelog do not count
     assert measure.Size(1, 6, 1, 900).difficulty == "trivial"

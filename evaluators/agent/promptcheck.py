@@ -72,12 +72,17 @@ def repros(prompt: str) -> list[str]:
 
 
 def run_repro(code: str, workspace: Path, pythonpath: tuple[str, ...] = (), timeout_s: float = 60) -> tuple[int, str]:
-    """Run a reproduction in `workspace` (isolated Python, the workspace and `pythonpath` first on sys.path)."""
+    """Run a reproduction in `workspace` (isolated Python, the workspace and `pythonpath` first on sys.path).
+
+    PYTHONPATH carries the same paths so that a Python the reproduction starts itself (a program run on a
+    terminal, say) imports the workspace's code too; `-I` keeps the reproduction's own interpreter clean.
+    """
     paths = [str(workspace)] + [str(workspace / p) for p in pythonpath]
     boot = f"import sys; sys.path[:0] = {paths!r}; exec(compile(sys.stdin.read(), 'repro', 'exec'))"
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": os.pathsep.join(paths)}
     try:
         proc = subprocess.run(["python3", "-I", "-c", boot], input=code, cwd=workspace, capture_output=True,
-                              text=True, timeout=timeout_s, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+                              text=True, timeout=timeout_s, env=env)
     except subprocess.TimeoutExpired:
         return -1, f"timed out after {timeout_s:.0f} s"
     return proc.returncode, (proc.stdout + proc.stderr).replace(str(workspace), "<workspace>")
