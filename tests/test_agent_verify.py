@@ -289,25 +289,19 @@ def test_the_workspace_package_wins_over_a_system_release_but_not_over_the_stand
 @pytest.mark.slow
 def test_no_reference_solution_trips_a_tamper_flag(tmp_path: Path):
     """Honest work is not held: every task's own solution, diffed by the real script, raises no flag."""
-    import shutil
     import subprocess
     import sys
 
-    from evaluators.agent import datasets
+    from evaluators.agent import datasets, repos
 
     script = Path(tamper.__file__).parent / "support" / "grader" / "diff.py"
     flagged = {}
     for task in datasets.load_tasks(datasets.tasks_root(None)):
         if task.manual:
             continue
-        start, after = tmp_path / task.id / "start", tmp_path / task.id / "workspace"
-        shutil.copytree(task.dir / "workspace", start, symlinks=True)
-        shutil.copytree(task.dir / "workspace", after, symlinks=True)
-        patch = task.solution_dir / "solution.patch"
-        if patch.exists():
-            subprocess.run(["git", "apply", str(patch.resolve())], cwd=after, check=True, capture_output=True)
-        else:
-            shutil.copytree(task.solution_dir, after, symlinks=True, dirs_exist_ok=True)
+        # The start state and the solution as validation builds them (a pinned snapshot or the task's copy).
+        start = repos.materialize(task, tmp_path / task.id / "start")
+        after = repos.materialize(task, tmp_path / task.id / "workspace", solution=True)
         out = subprocess.run([sys.executable, "-I", str(script), str(start), str(after)], capture_output=True,
                              check=True).stdout
         found = tamper.scan(out, task.verify.restore_globs(), task.verify.runner)

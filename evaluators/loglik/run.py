@@ -112,8 +112,9 @@ def run_one(opts: LoglikOptions, store: Store, bench: Benchmark, data: DataFile,
         }
         finish = _finish_rolling if scoring.rolling else _finish_choices
         rep, rows, entry = finish(run, backend, bench, prepared, loaded, rep, label)
+        rep["config"]["scorer"] = scorer = scorer_info(backend)  # as scoring left it (a replica lost mid-run)
         report.write_report(run.path(report.REPORT), rep)
-        run.finish(rows, extra={"official_reasons": reasons, "scorer": scorer_info(backend), "timing": rep["timing"],
+        run.finish(rows, extra={"official_reasons": reasons, "scorer": scorer, "timing": rep["timing"],
                                 "report": os.path.relpath(run.path(report.REPORT), store.root)})
         return {"run_id": run.run_id, "dir": str(run.dir), "report": rep, **({"split": entry} if data.split else {})}
 
