@@ -193,3 +193,13 @@ def test_event_summary():
     assert (s["tokens_input"], s["tokens_output"], s["tokens_cache"]) == (120, 15, 80)
     assert (s["context_peak"], s["context_final"], s["context_peak_share"]) == (110, 105, 0.11)
     assert s["final_message"] == "All done." and s["stop_reason"] == "stop"
+
+
+def test_lint_refuses_a_pytest_selection_that_drops_the_grader_canaries():
+    from evaluators.agent.lint import canary_deselected
+
+    assert canary_deselected("pytest", ("-k", "vf2pp")) == "vf2pp"
+    assert canary_deselected("pytest", ("-q", "-k", "ismags or vf2pp")) == "ismags or vf2pp"
+    assert canary_deselected("pytest", ("-k", "not ismags and not (vf2 and not vf2pp)")) is None
+    assert canary_deselected("pytest", ("-k", "not slow")) is None
+    assert canary_deselected("go", ("-k", "vf2pp")) is None

@@ -11,7 +11,7 @@ Every task lists the tests its verification expects (`[verify] tests`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from evaluators.agent.datasets import Task
 
@@ -74,6 +74,9 @@ def lint_task(task: Task) -> list[str]:
         problems.append(f"{where}: grade: frontend tasks are graded by hand (grade = \"manual\")")
     if task.manual and task.screenshot is None:
         problems.append(f"{where}: screenshot: a manual task needs a [screenshot] section")
+    if (dropped := canary_deselected(task.verify.runner, task.verify.args)) is not None:
+        problems.append(f"{where}: verify.args: -k {dropped!r} deselects the grader's canary tests, so every "
+                        f"run is refused as tampered; select with `not ...` terms only")
     if not task.verify.tests:
         problems.append(f"{where}: verify.tests: no expected tests (fill them in with "
                         f"`bananabench agent validate --write-tests {task.id}`)")
@@ -89,3 +92,17 @@ def warnings(tasks: Iterable[Task]) -> list[str]:
     from evaluators.agent.mutation import unrestored_reads
 
     return [w for task in tasks for w in unrestored_reads(task)]
+
+
+def canary_deselected(runner: str, args: Sequence[str]) -> str | None:
+    """The pytest `-k` expression of a task that would drop the grader's canary tests (random `canary_<hex>`
+    names, added to every run), or None. A positive selection such as `-k vf2pp` drops them."""
+    if runner != "pytest":
+        return None
+    from _pytest.mark.expression import Expression
+
+    canary = "test_canary_0123456789abcdef"
+    for flag, value in zip(args, args[1:], strict=False):
+        if flag == "-k" and not Expression.compile(value).evaluate(lambda part: part.lower() in canary):
+            return value
+    return None
