@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# Where `bananabench doctor` (run first by `make test`) builds the tiny model: a fresh clone builds it once.
+TINY_MODELS = REPO / ".cache" / "tiny-models"
 # Task fixtures hold their own hidden tests (verify/test_*.py), run inside the sandbox, never by this suite.
 collect_ignore_glob = ["fixtures/*"]
 pytest_plugins = ["tests.helpers.slowest_first"]
@@ -136,7 +138,7 @@ def tiny_model() -> dict:
     """The tiny Llama model (HF folder + GGUF), built once per machine under .cache/ and shared by workers."""
     from evaluators.core.tinymodel import cached_tiny
 
-    return cached_tiny(REPO / ".cache" / "test-models", gguf=True)
+    return cached_tiny(TINY_MODELS, gguf=True)
 
 
 @pytest.fixture(scope="session")

@@ -32,9 +32,10 @@ def demo(tmp_path_factory) -> dict[str, Any]:
 
 def on_the_demo(test):
     """The marks of a test on the demo's results: slow (the first to ask runs the demo: minutes), and the demo
-    needs podman, Chromium and the real model."""
+    needs podman, Chromium and the real model. One xdist worker runs them all: another would only wait for the
+    demo."""
     for mark in (pytest.mark.slow, pytest.mark.podman, pytest.mark.browser, pytest.mark.real,
-                 pytest.mark.timeout(1800)):
+                 pytest.mark.timeout(1800), pytest.mark.xdist_group("demo")):
         test = mark(test)
     return test
 

@@ -23,7 +23,8 @@ from evaluators.core.shipped import LITTER, SHIPPED
 from evaluators.core.store import Store
 from tests.conftest import REPO, built_once, run_cli
 
-pytestmark = pytest.mark.slow
+# One xdist worker runs them all: another would only wait for the wheel to be built.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 IGNORED = shutil.ignore_patterns(*LITTER)
 
 
