@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 WORKERS ?= auto
 PYTEST := $(PY) -m pytest -n $(WORKERS) --dist loadgroup --durations=25
 
-PI_DIR := evaluators/agent/sandbox/pi
+PI_DIR := evaluators/agent/pi
 PI_STAMP := $(PI_DIR)/node_modules/.package-lock.json
 
 .PHONY: demo test check venv system-deps doctor lint docs clean-venv pi validate-tasks

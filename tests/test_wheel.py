@@ -78,7 +78,7 @@ def test_the_wheel_carries_templates_tasks_and_samples(installed):
         prefix = f"evaluators/_data/{relative}/"
         assert {n[len(prefix):] for n in names if n.startswith(prefix)} == shipped_files(relative), relative
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
-    assert {"evaluators/agent/support/Containerfile", "evaluators/agent/sandbox/pi/package-lock.json",
+    assert {"evaluators/agent/support/Containerfile", "evaluators/agent/pi/package-lock.json",
             "evaluators/specs/base-bench.toml"} <= set(names)
     data = installed["purelib"] / "evaluators" / "_data"
     executables = [Path(relative, f) for relative in SHIPPED for f in shipped_files(relative)

@@ -190,7 +190,7 @@ def build_offline(podman: pm.Podman, *, pi_version: str | None = None, force: bo
     """Import the offline image (again only if its recipe changed); install Pi on the host if needed.
 
     The image holds no Pi: containers mount the host's Pi folder (`BANANABENCH_PI_DIR`, default the
-    project's `evaluators/agent/sandbox/pi`), so several checkouts can share one image.
+    project's `evaluators/agent/pi`), so several checkouts can share one image.
     """
     directory = pi_dir()
     if pi_version:
