@@ -28,9 +28,9 @@ sys.path.insert(0, str(REPO))
 from evaluators.agent import datasets, image  # noqa: E402
 from evaluators.agent import pi as pi_mod  # noqa: E402
 from evaluators.agent import podman as pm  # noqa: E402
-from evaluators.agent.attempt import Upstream, run_attempt  # noqa: E402
-from evaluators.agent.containers import Sandbox  # noqa: E402
-from evaluators.agent.limits import Limits  # noqa: E402
+from evaluators.agent.attempts.attempt import Upstream, run_attempt  # noqa: E402
+from evaluators.agent.sandbox.containers import Sandbox  # noqa: E402
+from evaluators.agent.sandbox.limits import Limits  # noqa: E402
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply, Rule  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures" / "agent_tasks"

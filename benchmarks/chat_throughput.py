@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 def requests_for(n: int, max_tokens: int):
     from evaluators.chat import spec as chat
     from evaluators.chat.run import messages_for
-    from evaluators.core.backends.base import GenerationRequest
-    from evaluators.core.spec_data import locate
+    from evaluators.models.backends.base import GenerationRequest
+    from evaluators.specs.spec_data import locate
 
     task = chat.load_task("arc")
     (data,) = locate(task.spec, str(Path(__file__).resolve().parent.parent / "tasks" / "samples" / "chat"))
@@ -53,8 +53,8 @@ def timed(backend, reqs) -> tuple[float, int]:
 
 def measure(urls: list[str], args: argparse.Namespace) -> dict:
     """Alternate the ways `--rounds` times (a busy machine hits them alike); report medians."""
-    from evaluators.core.backends.discovery import ServerOptions, discover
-    from evaluators.core.backends.server import ServerBackend
+    from evaluators.models.backends.discovery import ServerOptions, discover
+    from evaluators.models.backends.server import ServerBackend
 
     info = discover(urls[0])
     reqs = requests_for(args.items, args.max_tokens)
@@ -114,11 +114,11 @@ def main() -> int:
         return 0
     import contextlib
 
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.llamacpp import LlamaServer
 
     gguf = args.gguf
     if gguf is None:
-        from evaluators.core.tinymodel import cached_tiny
+        from evaluators.models.tinymodel import cached_tiny
 
         gguf = cached_tiny(Path(__file__).resolve().parent.parent / ".cache" / "bench-models", gguf=True)["gguf"]
     with contextlib.ExitStack() as stack:

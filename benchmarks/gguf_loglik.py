@@ -41,7 +41,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from evaluators.core.backends.base import LoglikRequest  # noqa: E402
+from evaluators.models.backends.base import LoglikRequest  # noqa: E402
 
 
 def make_requests(n: int, vocab: int, seed: int, max_len: int) -> list[LoglikRequest]:
@@ -68,7 +68,7 @@ def sample_requests(backend) -> list[LoglikRequest]:
 def packed_windows(model, requests: Sequence[LoglikRequest], window: int = 512) -> dict[int, float]:
     """The previous default: items packed into 512-cell windows, one sequence per continuation sharing
     its context's cells, one decode per window; returns each request's summed log-prob."""
-    from evaluators.core.backends.llama_capi import seq_pointer_array
+    from evaluators.models.llama_capi import seq_pointer_array
 
     out: dict[int, float] = {}
     units: list[tuple[tuple[int, ...], list[int]]] = []
@@ -147,15 +147,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
 
-    from evaluators.core.backends.gguf import GGUFBackend
-    from evaluators.core.backends.llama_capi import Model
+    from evaluators.models.backends.gguf import GGUFBackend
+    from evaluators.models.llama_capi import Model
 
     if args.real:
-        from evaluators.core.realmodel import real_gguf
+        from evaluators.models.realmodel import real_gguf
 
         args.gguf = real_gguf(REPO / ".cache" / "real-model")["gguf"]
     elif args.gguf is None:
-        from evaluators.core.tinymodel import cached_tiny
+        from evaluators.models.tinymodel import cached_tiny
 
         tiny = cached_tiny(REPO / ".cache" / "test-models")
         args.gguf, args.hf = tiny["gguf"], args.hf or tiny["path"]
@@ -202,8 +202,8 @@ def main() -> None:
 
 
 def server_figures(args, reqs: list[LoglikRequest], ours: dict) -> dict:
-    from evaluators.core.backends.server_loglik import ServerLoglikBackend
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.backends.server_loglik import ServerLoglikBackend
+    from evaluators.models.llamacpp import LlamaServer
 
     reqs = reqs[: 4 * args.server_items]
     n = len(reqs)
@@ -234,7 +234,7 @@ def server_figures(args, reqs: list[LoglikRequest], ours: dict) -> dict:
 
 
 def hf_figures(args, reqs: list[LoglikRequest], ours: dict, canonical_s: float) -> dict:
-    from evaluators.core.backends.hf import HFBackend
+    from evaluators.models.backends.hf import HFBackend
 
     n = len(reqs)
     with HFBackend(args.hf, device="cpu", dtype="float32", threads=args.threads) as model:

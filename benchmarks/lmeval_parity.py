@@ -2,7 +2,7 @@
 
 Runs lm-eval tasks (default: arc_easy, piqa, hellaswag, winogrande, lambada_openai and wikitext from the
 local fixtures in tests/fixtures/lmeval, in each task's upstream record layout) on the real SmolLM2-135M
-(its float32 transformers copy; `evaluators.core.realmodel`, from a pinned PyPI wheel) or a model you name:
+(its float32 transformers copy; `evaluators.models.realmodel`, from a pinned PyPI wheel) or a model you name:
 
 * lm-eval's HFLM (`lm_eval.simple_evaluate`, float32 on CPU, HFLM's own defaults for BOS and max length);
 * `bananabench lm-eval --backend hf` on the same folder (the same code path as the CLI, in this process);
@@ -38,10 +38,10 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from evaluators.core.backends.discovery import ServerOptions  # noqa: E402
 from evaluators.lmeval.options import LmEvalOptions  # noqa: E402
 from evaluators.lmeval.run import run_lm_eval  # noqa: E402
 from evaluators.lmeval.tasks import task_manager, task_specs  # noqa: E402
+from evaluators.models.backends.discovery import ServerOptions  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures" / "lmeval"
 TASKS = "arc_easy,piqa,hellaswag,winogrande,lambada_openai,wikitext"
@@ -153,7 +153,7 @@ def main() -> int:
     tasks = [t for t in args.tasks.split(",") if t]
     backends = [b for b in args.backends.split(",") if b]
     if args.hf is None or ("gguf" in backends or "server" in backends) and args.gguf is None:
-        from evaluators.core.realmodel import real_gguf_f32, real_hf
+        from evaluators.models.realmodel import real_gguf_f32, real_hf
 
         cache = REPO / ".cache" / "real-model"
         args.hf = args.hf or real_hf(cache)["hf"]
@@ -171,7 +171,7 @@ def main() -> int:
             with contextlib.ExitStack() as stack:
                 server = None
                 if backend == "server":
-                    from evaluators.core.llamacpp import LlamaServer
+                    from evaluators.models.llamacpp import LlamaServer
 
                     started = stack.enter_context(LlamaServer(args.gguf, n_ctx=4096, parallel=2, exact=True,
                                                               threads=args.threads))

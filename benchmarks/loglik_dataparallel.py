@@ -41,7 +41,7 @@ WORDS = ("the of and to in is was for on that with as by at from this it be are 
 
 def build_model(hidden: int, layers: int) -> Path:
     """A random Llama with the tiny model's tokenizer (built once per shape)."""
-    from evaluators.core.tinymodel import cached_tiny
+    from evaluators.models.tinymodel import cached_tiny
 
     tiny = Path(cached_tiny(REPO / ".cache" / "test-models", gguf=False)["path"])
     out = REPO / ".cache" / "bench-models" / f"llama-h{hidden}-l{layers}"

@@ -72,7 +72,7 @@ def naive_scores(model, items, batch_records: int, device) -> list[list[float]]:
 
 
 def packed_scores(scorer, items) -> list[list[float]]:
-    from evaluators.core.backends.base import LoglikRequest
+    from evaluators.models.backends.base import LoglikRequest
 
     requests = [LoglikRequest(ctx, cont) for item in items for ctx, cont in item]
     out = dict(scorer.score(requests))
@@ -102,7 +102,7 @@ def main() -> int:
     import torch
     import transformers
 
-    from evaluators.core.backends.hf_loglik import PackedScorer
+    from evaluators.models.backends.hf_loglik import PackedScorer
 
     torch.manual_seed(args.seed)
     dtype = getattr(torch, args.dtype)

@@ -67,9 +67,9 @@ def main() -> None:
     from lm_eval.models.huggingface import HFLM
     from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
 
-    from evaluators.core.backends.base import LoglikRequest
-    from evaluators.core.backends.hf_loglik import PackedScorer
-    from evaluators.core.tinymodel import cached_tiny
+    from evaluators.models.backends.base import LoglikRequest
+    from evaluators.models.backends.hf_loglik import PackedScorer
+    from evaluators.models.tinymodel import cached_tiny
 
     if args.threads:
         torch.set_num_threads(args.threads)

@@ -27,7 +27,7 @@ def main() -> None:
     p.add_argument("--groups", type=int, default=2, help="groups per prompt (2)")
     args = p.parse_args()
 
-    from evaluators.core.backends.server import ServerBackend
+    from evaluators.models.backends.server import ServerBackend
     from evaluators.modes.datasets import load_custom_tasks
     from evaluators.modes.demo import walkthrough_files
     from evaluators.modes.generate import GenerateOptions, generate

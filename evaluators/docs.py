@@ -58,8 +58,8 @@ def cli_reference() -> str:
 
 
 def schema_reference() -> str:
-    from evaluators.core.schema import MIGRATIONS
-    from evaluators.core.store import Store
+    from evaluators.store.schema import MIGRATIONS
+    from evaluators.store.store import Store
 
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(tmp)

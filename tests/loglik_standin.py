@@ -19,9 +19,9 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from evaluators.core.backends.base import LoglikRequest
-from evaluators.core.backends.gguf import GGUFBackend
-from evaluators.core.backends.teacher_forcing import common_prefix
+from evaluators.models.backends.base import LoglikRequest
+from evaluators.models.backends.gguf import GGUFBackend
+from evaluators.models.backends.teacher_forcing import common_prefix
 
 ECHO_MODES = ("vllm", "vllm-zeros", "vllm-constant", "vllm-short", "vllm-nulls", "vllm-positive",
               "vllm-no-logprobs", "vllm-breaks-later", "vllm-adds-bos")

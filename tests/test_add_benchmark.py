@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.spec import builtin_specs
-from evaluators.core.store import Store
+from evaluators.specs.spec import builtin_specs
+from evaluators.store.store import Store
 from tests.conftest import run_cli
 
 pytestmark = pytest.mark.slow
@@ -102,7 +102,7 @@ def test_the_specs_use_what_no_builtin_uses():
 
 
 def test_one_file_benchmarks_run_end_to_end_and_are_published(tiny_model, tmp_path):
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.llamacpp import LlamaServer
 
     loglik_spec, chat_spec = write(tmp_path)
     results, site = tmp_path / "results", tmp_path / "site"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import run_cli
 from tests.helpers.agent import call, needs_pi, needs_podman, say
 from tests.mock_openai import MockOpenAI, ModelSpec, Rule

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.agent import datasets, ghimport, licences, lint, measure, promptcheck, repos, snapshots
-from evaluators.agent.ledger import Ledger
+from evaluators.agent.corpus import datasets, ghimport, licences, lint, measure, promptcheck, repos, snapshots
+from evaluators.agent.corpus.ledger import Ledger
 from tests.conftest import REPO, run_cli
 from tests.helpers.agent import needs_podman
 

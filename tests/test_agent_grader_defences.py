@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.agent.canaries import CanaryPair
-from evaluators.agent.datasets import load_task
+from evaluators.agent.corpus.datasets import load_task
+from evaluators.agent.grading.canaries import CanaryPair
+from evaluators.agent.grading.verdict import TestOutcome as Outcome
+from evaluators.agent.grading.verification import verify_native
 from evaluators.agent.support.grader import stage
-from evaluators.agent.verdict import TestOutcome as Outcome
-from evaluators.agent.verification import verify_native
 from tests.test_agent_cheating import ATTACKS, HONEST, write_attack_tasks
 
 NATIVE = ["dot-pytest-ini", "unittest-package-shadow", "pytest-root-package-shadow", "pytest-stage-folder-shadow",

@@ -210,8 +210,7 @@ def test_import_pr_from_the_api_makes_a_valid_task(tmp_path, repo, github):
 
 def _start(tasks: Path, task_id: str, cache: Path, monkeypatch) -> Path:
     """The start state an imported task materializes from its snapshot (as runs and validation do)."""
-    from evaluators.agent import datasets, repos
-
+    from evaluators.agent.corpus import datasets, repos
     monkeypatch.setenv("BANANABENCH_AGENT_CACHE", str(cache))
     return repos.checkout(datasets.load_task(tasks / task_id, tasks))
 

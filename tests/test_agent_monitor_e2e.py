@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 from tests.helpers.agent import call, containers_of, needs_pi, needs_podman, say, write_task
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply, Rule

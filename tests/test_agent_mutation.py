@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.agent import datasets
-from evaluators.agent.validate import NativeRunner, validate_task
+from evaluators.agent.corpus import datasets
+from evaluators.agent.corpus.validate import NativeRunner, validate_task
 from tests.conftest import run_cli
 from tests.helpers.agent import write_task
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaluators.agent import measure, promptcheck
+from evaluators.agent.corpus import measure, promptcheck
 
 PATCH = """diff --git a/pkg/calc.py b/pkg/calc.py
 --- a/pkg/calc.py

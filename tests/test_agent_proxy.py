@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.agent.proxy import ModelProxy
+from evaluators.agent.sandbox.proxy import ModelProxy
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply
 
 
@@ -162,7 +162,7 @@ def test_buffered_bytes_and_connections_are_bounded_per_attempt(tmp_path: Path):
 
 
 def test_replicas_share_the_requests_and_a_dead_one_hands_them_to_the_other(tmp_path: Path):
-    from evaluators.core.backends.replicas import ReplicaSet
+    from evaluators.models.backends.replicas import ReplicaSet
 
     body = {"messages": [{"role": "user", "content": "hi"}]}
     with MockOpenAI(default=Reply(content="one"), models=[ModelSpec(id="m")]) as first, \
@@ -230,8 +230,7 @@ def test_request_heads_are_bounded_before_they_are_parsed(tmp_path: Path, extra:
 
 
 def test_refused_and_forwarded_requests_are_kept_up_to_a_bound_and_counted(tmp_path: Path, monkeypatch):
-    from evaluators.agent import proxy as proxy_mod
-
+    from evaluators.agent.sandbox import proxy as proxy_mod
     monkeypatch.setattr(proxy_mod, "MAX_RECORDS", 3)
     with MockOpenAI(models=[ModelSpec(id="m")]) as mock, ModelProxy(tmp_path / "s", mock.base_url, "m") as proxy:
         for i in range(proxy_mod.MAX_LOGGED + 50):

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.agent import hosts
-from evaluators.agent import podman as pm
-from evaluators.agent.containers import Resources
-from evaluators.agent.datasets import load_task
-from evaluators.agent.proxy import ModelProxy
-from evaluators.core.store import Store
+from evaluators.agent.corpus.datasets import load_task
+from evaluators.agent.sandbox import hosts
+from evaluators.agent.sandbox import podman as pm
+from evaluators.agent.sandbox.containers import Resources
+from evaluators.agent.sandbox.proxy import ModelProxy
+from evaluators.store.store import Store
 from tests.conftest import run_cli
 from tests.helpers import remote_podman
 from tests.helpers.agent import FIXTURES, needs_pi, needs_podman

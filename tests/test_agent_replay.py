@@ -6,10 +6,11 @@ import dataclasses
 
 import pytest
 
-from evaluators.agent import datasets, replay
+from evaluators.agent.attempts import replay
+from evaluators.agent.corpus import datasets
 from evaluators.core.contract import RunKey
 from evaluators.core.errors import BadInput
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import run_cli
 from tests.helpers.agent import FIXTURES, needs_pi, needs_podman
 

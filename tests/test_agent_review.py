@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaluators.agent import metrics
-from evaluators.core.runs import RunSpec, start_run
-from evaluators.core.store import Store
+from evaluators.agent.attempts import metrics
+from evaluators.runs.runs import RunSpec, start_run
+from evaluators.store.store import Store
 from tests.conftest import run_cli
 
 FLAG = "calc.py: exit hook or immediate exit: os._exit(0)"

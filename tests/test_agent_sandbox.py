@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.agent import image
-from evaluators.agent import podman as pm
-from evaluators.agent.containers import Resources, Sandbox, chown_tree
-from evaluators.agent.proxy import ModelProxy
+from evaluators.agent.sandbox import image
+from evaluators.agent.sandbox import podman as pm
+from evaluators.agent.sandbox.containers import Resources, Sandbox, chown_tree
+from evaluators.agent.sandbox.proxy import ModelProxy
 from tests.helpers.agent import FIXTURES, needs_podman
 from tests.mock_openai import MockOpenAI, ModelSpec
 

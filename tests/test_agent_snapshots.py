@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.agent import testproof, verdict
-from evaluators.agent.verifyspec import parse
+from evaluators.agent.grading import testproof, verdict
+from evaluators.agent.grading.verifyspec import parse
 from evaluators.core.contract import target_tests_words
 from evaluators.core.errors import BadInput
 from tests.conftest import run_cli
@@ -82,7 +82,7 @@ def test_a_snapshot_holds_only_the_pinned_commits_and_materializes_offline(tmp_p
     has = lambda sha: subprocess.run(["git", "-C", str(probe), "cat-file", "-e", sha]).returncode == 0  # noqa: E731
     assert has(upstream["start"]) and not has(upstream["later"])
 
-    from evaluators.agent import datasets, repos
+    from evaluators.agent.corpus import datasets, repos
     loaded = datasets.load_task(task, root)
     assert loaded.repo.snapshot == "up+calc" and loaded.root == root
     out = run_cli("agent", "validate", "--native", "--json", "--tasks-dir", str(root), env=upstream["env"])

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.agent import datasets, lint
-from evaluators.agent.events import summarize
-from evaluators.agent.limits import Limits, load_config, merged
-from evaluators.agent.monitor import StuckMonitor
+from evaluators.agent.attempts.events import summarize
+from evaluators.agent.attempts.monitor import StuckMonitor
+from evaluators.agent.corpus import datasets, lint
+from evaluators.agent.sandbox.limits import Limits, load_config, merged
 from evaluators.core.errors import BadInput
 from tests.conftest import run_cli
 from tests.helpers.agent import FIXTURES, write_task
@@ -196,7 +196,7 @@ def test_event_summary():
 
 
 def test_lint_refuses_a_pytest_selection_that_drops_the_grader_canaries():
-    from evaluators.agent.lint import canary_deselected
+    from evaluators.agent.corpus.lint import canary_deselected
 
     assert canary_deselected("pytest", ("-k", "vf2pp")) == "vf2pp"
     assert canary_deselected("pytest", ("-q", "-k", "ismags or vf2pp")) == "ismags or vf2pp"

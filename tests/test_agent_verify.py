@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.agent import tamper
+from evaluators.agent.corpus.validate import drop_array, set_array
+from evaluators.agent.grading import tamper
+from evaluators.agent.grading.verdict import decide, read_records
+from evaluators.agent.grading.verifyspec import VerifySpec, default_targets
 from evaluators.agent.support.grader import stage
-from evaluators.agent.validate import drop_array, set_array
-from evaluators.agent.verdict import decide, read_records
-from evaluators.agent.verifyspec import VerifySpec, default_targets
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -138,7 +138,7 @@ def _diff(tmp_path: Path, before: dict[str, bytes], after: dict[str, bytes]) -> 
         for rel, data in files.items():
             (tmp_path / root / rel).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / root / rel).write_bytes(data)
-    script = Path(tamper.__file__).parent / "support" / "grader" / "diff.py"
+    script = Path(stage.__file__).with_name("diff.py")
     return subprocess.run([sys.executable, "-I", str(script), str(tmp_path / "start"), str(tmp_path / "workspace")],
                           capture_output=True, check=True).stdout
 
@@ -192,7 +192,7 @@ def test_flags_read_past_any_size_and_in_pieces(tmp_path: Path):
 
 
 def test_the_disk_check_and_the_root_requirement(tmp_path: Path, monkeypatch):
-    from evaluators.agent import volumes
+    from evaluators.agent.sandbox import volumes
     from evaluators.core.errors import BadInput, EvaluationFailure
 
     with pytest.raises(EvaluationFailure, match="host disk low"):
@@ -225,8 +225,9 @@ def test_the_diff_lists_what_it_cannot_or_must_not_read(tmp_path: Path):
 
 
 def test_a_diff_that_fails_is_recorded_as_an_artifact_failure_not_an_empty_file(tmp_path: Path):
-    from evaluators.agent import attempt, datasets
-    from evaluators.agent.containers import OneShot
+    from evaluators.agent.attempts import attempt
+    from evaluators.agent.corpus import datasets
+    from evaluators.agent.sandbox.containers import OneShot
     from tests.helpers.agent import FIXTURES
 
     class FailingDiff:
@@ -245,8 +246,8 @@ def test_a_diff_that_fails_is_recorded_as_an_artifact_failure_not_an_empty_file(
 
 
 def test_only_podman_failures_become_infrastructure_errors():
-    from evaluators.agent.containers import OneShot
-    from evaluators.agent.verification import DRIVER_STARTED, _container_ran
+    from evaluators.agent.grading.verification import DRIVER_STARTED, _container_ran
+    from evaluators.agent.sandbox.containers import OneShot
     from evaluators.core.errors import EvaluationFailure
 
     with pytest.raises(EvaluationFailure, match="did not run"):
@@ -292,9 +293,8 @@ def test_no_reference_solution_trips_a_tamper_flag(tmp_path: Path):
     import subprocess
     import sys
 
-    from evaluators.agent import datasets, repos
-
-    script = Path(tamper.__file__).parent / "support" / "grader" / "diff.py"
+    from evaluators.agent.corpus import datasets, repos
+    script = Path(stage.__file__).with_name("diff.py")
     flagged = {}
     for task in datasets.load_tasks(datasets.tasks_root(None)):
         if task.manual:

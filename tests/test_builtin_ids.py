@@ -8,7 +8,7 @@ import re
 import tokenize
 from pathlib import Path
 
-from evaluators.core.spec import builtin_specs
+from evaluators.specs.spec import builtin_specs
 from tests.conftest import REPO
 
 # Where a seed demands behaviour no spec can express: Base Bench 1.1's record checks and category table.

@@ -13,7 +13,7 @@ import pytest
 from evaluators.chat import spec as chat
 from evaluators.chat.run import ALL, resolve_tasks
 from evaluators.core.errors import BadInput
-from evaluators.core.spec_data import locate
+from evaluators.specs.spec_data import locate
 from tests.conftest import REPO
 
 SAMPLES_DIR = REPO / "tasks" / "samples" / "chat"
@@ -26,7 +26,7 @@ def items(name: str, data: Path = SAMPLES_DIR) -> list[chat.Item]:
 
 
 def one(name: str, record: dict, index: int = 0) -> chat.Item:
-    from evaluators.core.records import RecordMapper
+    from evaluators.specs.records import RecordMapper
 
     task = chat.load_task(name)
     return chat.item(task, RecordMapper(task.spec).map(record), index, index + 1)

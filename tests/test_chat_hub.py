@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from evaluators.chat import spec as chat
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import run_cli_process
 from tests.fakehub import FakeHub
 from tests.mock_openai import MockOpenAI

@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 
 from evaluators.chat.shim import Shim
-from evaluators.core.backends.base import GenerationRequest
-from evaluators.core.backends.discovery import discover
-from evaluators.core.backends.server import ServerBackend
-from evaluators.core.llamacpp import LlamaServer
-from evaluators.core.store import Store
+from evaluators.models.backends.base import GenerationRequest
+from evaluators.models.backends.discovery import discover
+from evaluators.models.backends.server import ServerBackend
+from evaluators.models.llamacpp import LlamaServer
+from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 
 SAMPLES_DIR = REPO / "tasks" / "samples" / "chat"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import REPO, run_cli
 from tests.mock_openai import MockOpenAI
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from evaluators.core.stats import mcnemar_exact
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply, Rule
 from tests.test_chat_benchmarks import SAMPLES_DIR, items

@@ -15,9 +15,9 @@ import urllib.request
 import pytest
 
 from evaluators.chat.shim import Shim
-from evaluators.core.backends.base import LoglikRequest
-from evaluators.core.backends.gguf import GGUFBackend
-from evaluators.core.llamacpp import LlamaServer
+from evaluators.models.backends.base import LoglikRequest
+from evaluators.models.backends.gguf import GGUFBackend
+from evaluators.models.llamacpp import LlamaServer
 from tests.loglik_standin import StandIn
 
 pytestmark = pytest.mark.slow

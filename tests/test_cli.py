@@ -10,8 +10,8 @@ import json
 import pytest
 
 from evaluators import cli
-from evaluators.core.spec import builtin_specs
-from evaluators.core.store import Store, utcnow
+from evaluators.specs.spec import builtin_specs
+from evaluators.store.store import Store, utcnow
 from tests.conftest import run_cli, run_cli_process
 
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from evaluators.core.contract import RunKey
-from evaluators.core.realmodel import NAME as REAL
-from evaluators.core.store import Store
+from evaluators.models.realmodel import NAME as REAL
+from evaluators.store.store import Store
 from tests.conftest import REPO, built_once, run_cli
 
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -8,11 +8,11 @@ import struct
 import numpy as np
 import pytest
 
-from evaluators.core.backends import llama_capi
-from evaluators.core.backends.base import LoglikRequest
-from evaluators.core.backends.gguf import GGUFBackend
 from evaluators.core.errors import BadInput, EvaluationFailure
-from evaluators.core.runs import sha256_file
+from evaluators.models import llama_capi
+from evaluators.models.backends.base import LoglikRequest
+from evaluators.models.backends.gguf import GGUFBackend
+from evaluators.runs.runs import sha256_file
 
 WORDS = ("the a cat dog sat on mat ran fast slow red blue house tree river code python def return if else "
          "number apple banana quick brown fox jumps over lazy café naïve 日本 🍌 (x) [1, 2] {'k': 3}").split()

@@ -11,7 +11,7 @@ from evaluators.core.errors import BadInput
 
 @pytest.fixture(scope="module")
 def backend(tiny_model):
-    from evaluators.core.backends.hf import HFBackend
+    from evaluators.models.backends.hf import HFBackend
 
     with HFBackend(tiny_model["path"], device="cpu") as b:
         yield b
@@ -42,7 +42,7 @@ def test_tokenize_adds_no_special_tokens(backend, tiny_model):
 def test_dtype_and_threads(tiny_model):
     import torch
 
-    from evaluators.core.backends.hf import HFBackend
+    from evaluators.models.backends.hf import HFBackend
 
     before = torch.get_num_threads()
     try:
@@ -56,7 +56,7 @@ def test_dtype_and_threads(tiny_model):
 
 
 def test_bad_inputs_are_refused_clearly(tiny_model, tmp_path):
-    from evaluators.core.backends.hf import HFBackend
+    from evaluators.models.backends.hf import HFBackend
 
     cases = [
         ((tmp_path / "missing",), {}, "no such model folder, and not a Hub repo id"),

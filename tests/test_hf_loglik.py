@@ -9,9 +9,9 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from evaluators.core.backends.base import LoglikRequest  # noqa: E402
-from evaluators.core.backends.hf_loglik import PackedScorer  # noqa: E402
 from evaluators.core.errors import EvaluationFailure  # noqa: E402
+from evaluators.models.backends.base import LoglikRequest  # noqa: E402
+from evaluators.models.backends.hf_loglik import PackedScorer  # noqa: E402
 
 VOCAB = 301
 

@@ -175,7 +175,7 @@ def test_offline_uses_the_cache_and_fails_clearly_without_it(hub, tmp_path):
 
 @pytest.mark.slow
 def test_hf_backend_loads_a_hub_id_at_a_pinned_revision(hub, tiny_model, tmp_path):
-    code = ("import json; from evaluators.core.backends.hf import HFBackend\n"
+    code = ("import json; from evaluators.models.backends.hf import HFBackend\n"
             "for rev in ('v1', None):\n"
             "    b = HFBackend('acme/tiny-llama', revision=rev, device='cpu')\n"
             "    print(json.dumps({**b.identity.as_artifact(), 'ids': b.tokenize(' the cat')}))")
@@ -195,7 +195,7 @@ def test_hf_backend_loads_a_hub_id_at_a_pinned_revision(hub, tiny_model, tmp_pat
 
 
 def test_hf_backend_names_both_places_it_looked(hub, tmp_path):
-    code = ("from evaluators.core.backends.hf import HFBackend\n"
+    code = ("from evaluators.models.backends.hf import HFBackend\n"
             "from evaluators.core.errors import BadInput\n"
             "try:\n    HFBackend('acme/nope')\nexcept BadInput as exc:\n    print(exc)")
     proc = subprocess.run([sys.executable, "-c", code], env=_env(hub, tmp_path, GOOD), cwd=REPO,

@@ -1,7 +1,9 @@
 """The architecture's layers, read from the imports (every import, lazy ones inside functions included).
 
-`core` imports no evaluator; an evaluator (loglik, chat, agent, modes) imports only `core` and
-itself; `publish` reads only the store through `core`. The application modules at the top
+The shared packages stack: `core` (errors, atomic files, the contract, HTTP, secrets, statistics) imports
+nothing above it; `store` builds on `core`; `runs` on the store; `specs` and `models` on runs, neither on
+the other. An evaluator (loglik, lmeval, chat, agent, modes) imports the shared packages and itself, never
+another evaluator; `publish` reads only the store (`core` and `store`). The application modules at the top
 (`cli`, `api`, `demo`, `docs`, the `*_cli` modules) may import anything.
 """
 
@@ -33,10 +35,21 @@ def imported(path: Path) -> list[tuple[int, str]]:
     return [(line, name) for line, name in out if name == "evaluators" or name.startswith(("evaluators.", "."))]
 
 
+SHARED = {
+    "core": {"core"},
+    "store": {"core", "store"},
+    "runs": {"core", "store", "runs"},
+    "specs": {"core", "store", "runs", "specs"},
+    "models": {"core", "store", "runs", "models"},
+}
+
+
 def allowed(layer: str) -> set[str]:
-    if layer == "core":
-        return {"core"}
-    return {"core", layer}
+    if layer in SHARED:
+        return SHARED[layer]
+    if layer == "publish":
+        return {"core", "store", "publish"}
+    return set(SHARED) | {layer}
 
 
 def violations() -> list[str]:
@@ -73,4 +86,10 @@ def test_the_check_sees_lazy_and_from_imports(tmp_path):
 
 def test_every_layer_is_known():
     layers = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
-    assert layers == {"core", "publish", *EVALUATORS}
+    assert layers == {*SHARED, "publish", *EVALUATORS}
+
+
+def test_publish_cannot_reach_past_the_store(tmp_path):
+    assert "specs" not in allowed("publish") and "models" not in allowed("publish")
+    assert allowed("chat") >= {"specs", "models"} and "agent" not in allowed("chat")
+    assert "specs" not in allowed("models") and "models" not in allowed("specs")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from evaluators.core.errors import BadInput
-from evaluators.core.llamacpp import LlamaServer
+from evaluators.models.llamacpp import LlamaServer
 from tests.conftest import REPO, cli_env
 
 TEXTS = [
@@ -111,7 +111,7 @@ def test_server_stops_after_the_block_even_on_error(tiny_model):
 
 
 def test_no_orphan_when_the_parent_is_killed(tiny_model):
-    code = ("import sys, time; from evaluators.core.llamacpp import LlamaServer; "
+    code = ("import sys, time; from evaluators.models.llamacpp import LlamaServer; "
             "s = LlamaServer(sys.argv[1], n_ctx=256, threads=1).start(); print(s.pid, flush=True); time.sleep(600)")
     parent = subprocess.Popen([sys.executable, "-c", code, tiny_model["gguf"]], env=cli_env(), cwd=REPO,
                               stdout=subprocess.PIPE, text=True)

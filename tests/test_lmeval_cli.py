@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.llamacpp import LlamaServer
-from evaluators.core.store import Store
 from evaluators.lmeval.journal import FILE as JOURNAL
-from evaluators.publish.itemdata import unpack
+from evaluators.models.llamacpp import LlamaServer
+from evaluators.publish.queries.itemdata import unpack
+from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli, run_cli_process
 
 FIXTURES = REPO / "tests" / "fixtures" / "lmeval"

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
 from evaluators.loglik.items import Item
 from evaluators.loglik.spec import load_items
+from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 
 SAMPLES = REPO / "tasks" / "samples" / "base-evals"
@@ -61,7 +61,7 @@ def task_folder(tmp_path: Path) -> tuple[Path, list[Item]]:
 @pytest.mark.slow
 def test_lm_eval_through_the_shim_gets_our_server_log_likelihoods(real_model, tmp_path):
     from evaluators.chat.shim import Shim
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.llamacpp import LlamaServer
 
     tasks, items = task_folder(tmp_path)
     results, out = tmp_path / "results", tmp_path / "lm-eval-out"
@@ -113,8 +113,8 @@ def test_lm_eval_hflm_scores_what_our_hf_backend_scores(tiny_model):
     from lm_eval.api.instance import Instance
     from lm_eval.models.huggingface import HFLM
 
-    from evaluators.core.backends.hf import HFBackend
     from evaluators.loglik.prepare import prepare
+    from evaluators.models.backends.hf import HFBackend
 
     items = load_items("base-evals", str(SAMPLES))
     lm = HFLM(pretrained=tiny_model["path"], dtype="float32", add_bos_token=False, device="cpu", batch_size=4)

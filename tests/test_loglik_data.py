@@ -13,11 +13,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from evaluators.core.errors import BadInput
-from evaluators.core.runs import sha256_file
-from evaluators.core.spec_data import DataFile, locate
-from evaluators.loglik import basebench, build
+from evaluators.loglik import basebench
 from evaluators.loglik.run import parse_bench
+from evaluators.loglik.sources import build
 from evaluators.loglik.spec import Items, load_benchmark, official_reasons, read_items
+from evaluators.runs.runs import sha256_file
+from evaluators.specs.spec_data import DataFile, locate
 from tests.conftest import REPO, run_cli
 
 SAMPLES = REPO / "tasks" / "samples"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 from tests.test_loglik_data import official_shaped, write
 
@@ -151,9 +151,9 @@ def test_a_dead_rank_fails_the_run_and_resume_completes_it(tiny_model, tmp_path)
 def test_units_scored_alone_give_the_numbers_of_the_whole_list(tiny_model):
     """What makes sharding exact: hf's batches, scored one by one, reproduce a single call bit for bit."""
     pytest.importorskip("torch")
-    from evaluators.core.backends.base import LoglikRequest
-    from evaluators.core.backends.data_parallel import assign
-    from evaluators.core.backends.hf import HFBackend
+    from evaluators.models.backends.base import LoglikRequest
+    from evaluators.models.backends.data_parallel import assign
+    from evaluators.models.backends.hf import HFBackend
 
     backend = HFBackend(tiny_model["path"], device="cpu", threads=1)
     backend.configure_loglik(max_contexts=3)
@@ -176,9 +176,9 @@ def test_units_scored_alone_give_the_numbers_of_the_whole_list(tiny_model):
 def test_device_map_auto_places_the_model_and_scores_alike(tiny_model):
     """accelerate's placement (here: everything on the CPU, the only device) goes through the same scorer."""
     pytest.importorskip("accelerate")
-    from evaluators.core.backends.base import LoglikRequest
-    from evaluators.core.backends.hf import HFBackend
     from evaluators.core.errors import BadInput
+    from evaluators.models.backends.base import LoglikRequest
+    from evaluators.models.backends.hf import HFBackend
 
     plain = HFBackend(tiny_model["path"], device="cpu", threads=1)
     mapped = HFBackend(tiny_model["path"], device_map="auto", threads=1)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import REPO, run_cli
 from tests.loglik_standin import StandIn
 
@@ -53,7 +53,7 @@ def test_gguf_backend_matches_hf_float32(tiny_model, gguf_report, tmp_path):
 
 @pytest.mark.slow
 def test_server_backend_on_llama_cpp_matches_gguf(tiny_model, gguf_report, tmp_path):
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.llamacpp import LlamaServer
 
     with LlamaServer(tiny_model["gguf"], n_ctx=4096, parallel=2, exact=True, threads=1) as server:
         rep = report(loglik(tmp_path, "--backend", "server", "--base-url", server.base_url, "--name", "tiny"))

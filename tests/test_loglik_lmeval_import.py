@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import run_cli
 from tests.test_chat_lmeval_import import TS, lm_eval_folder, write
 

@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evaluators.core.backends.base import LoglikRequest
-from evaluators.core.backends.gguf import GGUFBackend
 from evaluators.loglik.prepare import prepare
 from evaluators.loglik.spec import load_items
+from evaluators.models.backends.base import LoglikRequest
+from evaluators.models.backends.gguf import GGUFBackend
 from tests.conftest import REPO, run_cli
 
 pytestmark = pytest.mark.real
@@ -106,8 +106,8 @@ def test_scores_do_not_depend_on_order_batch_mates_threads_or_call_size(real_mod
 @Q4_SCORES
 @pytest.mark.slow
 def test_gguf_and_server_teacher_forcing_agree_and_the_server_ignores_concurrency(real_model, q4_scores):
-    from evaluators.core.backends.server_loglik import ServerLoglikBackend
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.backends.server_loglik import ServerLoglikBackend
+    from evaluators.models.llamacpp import LlamaServer
 
     reqs, sizes, expected = q4_scores
     n = sum(sizes[:8])  # the first eight items: Base Bench-format ones (long continuations)
@@ -138,8 +138,8 @@ def test_gguf_and_server_teacher_forcing_agree_and_the_server_ignores_concurrenc
 
 @pytest.mark.slow
 def test_transformers_on_the_dequantised_weights_equals_llama_cpp_on_a_float32_gguf(real_hf_model):
-    from evaluators.core.backends.hf import HFBackend
-    from evaluators.core.realmodel import real_gguf_f32
+    from evaluators.models.backends.hf import HFBackend
+    from evaluators.models.realmodel import real_gguf_f32
 
     f32 = real_gguf_f32(Path(real_hf_model["gguf"]).parent)["gguf_f32"]
     with GGUFBackend(f32, threads=2) as gguf:

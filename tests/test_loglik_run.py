@@ -14,8 +14,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from evaluators.core.runs import sha256_file
-from evaluators.core.store import Store
+from evaluators.runs.runs import sha256_file
+from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli, run_cli_process
 from tests.test_loglik_data import official_shaped, write
 

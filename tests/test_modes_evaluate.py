@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 from tests.helpers.modes_check import check_run, read_jsonl, split_generated, write_jsonl
 

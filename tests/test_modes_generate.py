@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 from tests.helpers.modes_check import check_run, read_jsonl, split_generated, write_jsonl
 from tests.mock_openai import MockOpenAI, Reply, Rule
@@ -226,7 +226,7 @@ def test_custom_references_are_checked_before_any_generation(walkthrough, tmp_pa
 @pytest.mark.slow
 def test_run_tiny_model_on_llamacpp(walkthrough, tiny_model, results, tmp_path):
     """The real thing end to end: llama.cpp serves the tiny model, modebench grades, the store keeps it all."""
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.llamacpp import LlamaServer
 
     out = tmp_path / "tiny.jsonl"
     with LlamaServer(tiny_model["gguf"], n_ctx=4096, parallel=2, alias="tiny") as server:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.agent.attempt import _drop_links
-from evaluators.core.store import Store
+from evaluators.agent.attempts.attempt import _drop_links
+from evaluators.store.store import Store
 from tests.conftest import run_cli
 from tests.helpers.publish_fixture import agent
 

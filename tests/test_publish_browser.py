@@ -17,9 +17,9 @@ from urllib.parse import unquote, urldefrag, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from evaluators.core.store import Store
 from evaluators.publish.diff import diff_models
 from evaluators.publish.queries import Queries
+from evaluators.store.store import Store
 from tests.helpers.publish_fixture import XSS_NAME
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

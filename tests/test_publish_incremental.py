@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
 from evaluators.publish.builder import MARKER
+from evaluators.store.store import Store
 from tests.conftest import run_cli
 from tests.helpers.publish_fixture import chat
 

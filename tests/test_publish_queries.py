@@ -14,11 +14,11 @@ import pytest
 
 from evaluators.core import stats
 from evaluators.core.errors import BadInput
-from evaluators.core.paired import paired_test
-from evaluators.core.store import Store
 from evaluators.publish.diff import diff_models, diff_pairs
 from evaluators.publish.queries import Queries, safe_relpath
 from evaluators.publish.report import build_report
+from evaluators.store.paired import paired_test
+from evaluators.store.store import Store
 from tests.helpers.publish_fixture import GATED_MARKER, XSS_NAME
 
 
@@ -190,7 +190,6 @@ def test_report_numbers_match_the_site_queries(q):
     text = build_report(q)
     board = q.leaderboard()
     from evaluators.publish import fmt
-
     for row in board.rows:
         for col in board.columns:
             cell = row.cells.get(col.key)

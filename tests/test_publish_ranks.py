@@ -14,9 +14,9 @@ import duckdb
 import numpy as np
 import pytest
 
-from evaluators.core.store import DB_NAME, Store
 from evaluators.publish import ranks
 from evaluators.publish.queries import Queries
+from evaluators.store.store import DB_NAME, Store
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
 from evaluators.publish import fmt
-from evaluators.publish.itemdata import unpack
+from evaluators.publish.queries.itemdata import unpack
+from evaluators.store.store import Store
 from tests.conftest import REPO, run_cli
 from tests.helpers.site_check import page_problems, site_pages
 from tests.mock_openai import MockOpenAI, Reply, Rule
@@ -50,7 +50,7 @@ def loglik(results: Path, name: str, model: str) -> None:
 
 @pytest.fixture(scope="module")
 def real(tmp_path_factory, tiny_model) -> tuple[Path, Path]:
-    from evaluators.core.tinymodel import cached_tiny
+    from evaluators.models.tinymodel import cached_tiny
 
     work = tmp_path_factory.mktemp("real")
     results = work / "results"

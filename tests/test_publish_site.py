@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from evaluators.publish.itemdata import unpack
+from evaluators.publish.queries.itemdata import unpack
 from tests.conftest import run_cli
 from tests.helpers.publish_fixture import GATED_MARKER
 from tests.helpers.site_check import page_problems, site_pages
@@ -151,9 +151,8 @@ def test_report_cli(publish_store, tmp_path):
 
 def test_demo_step_publishes_last_and_notes_the_path(publish_store, tmp_path):
     from evaluators import demo
-    from evaluators.core.store import Store
     from evaluators.publish import demo as publish_demo
-
+    from evaluators.store.store import Store
     assert demo.STEP_MODULES[-1] == "evaluators.publish.demo"
     root, _ = publish_store
     ctx = demo.DemoContext(store=Store(root), work=tmp_path / "work", site=tmp_path / "site")

@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import REPO, run_cli
 from tests.helpers.readonly import run_cli_read_only, tree
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core import realmodel
 from evaluators.core.errors import EvaluationFailure
+from evaluators.models import realmodel
 
 pytestmark = pytest.mark.real
 

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.backends.discovery import ServerOptions, discover
 from evaluators.core.contract import ERROR, AttemptKey
-from evaluators.core.llamacpp import LlamaServer
-from evaluators.core.store import Store
-from evaluators.core.tinymodel import cached_tiny
+from evaluators.models.backends.discovery import ServerOptions, discover
+from evaluators.models.llamacpp import LlamaServer
+from evaluators.models.tinymodel import cached_tiny
+from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 
 pytestmark = pytest.mark.slow

@@ -12,9 +12,9 @@ import pytest
 
 from evaluators.core import atomic
 from evaluators.core.errors import BadInput
-from evaluators.core.runs import RunLock, RunSpec, signature_diff, start_run
 from evaluators.core.secrets import register_secret
-from evaluators.core.store import Store, utcnow
+from evaluators.runs.runs import RunLock, RunSpec, signature_diff, start_run
+from evaluators.store.store import Store, utcnow
 from tests.conftest import REPO, cli_env
 
 FAKE = str(REPO / "tests" / "helpers" / "fake_eval.py")
@@ -210,7 +210,6 @@ def test_log_filter_masks_registered_secrets(capsys):
     import logging
 
     from evaluators.core import logs
-
     logs.setup()
     register_secret("sk-live-abcdef123456")
     logging.getLogger("bananabench").warning("calling with key %s", "sk-live-abcdef123456")
@@ -219,7 +218,7 @@ def test_log_filter_masks_registered_secrets(capsys):
 
 
 def test_progress_lines_without_terminal(capsys):
-    from evaluators.core.progress import Progress
+    from evaluators.runs.progress import Progress
 
     p = Progress(4, "scoring", interval_s=0)
     for _ in range(4):

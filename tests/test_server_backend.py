@@ -1,4 +1,4 @@
-"""Server access (evaluators/core/backends/server.py) against the scripted stand-in.
+"""Server access (evaluators/models/backends/server.py) against the scripted stand-in.
 
 The stand-in plays answers and router mode; tests/test_server_llamacpp.py covers the same
 plumbing against a real llama.cpp server.
@@ -11,20 +11,20 @@ import time
 
 import pytest
 
-from evaluators.core.backends.base import GenerationRequest
-from evaluators.core.backends.discovery import (
+from evaluators.core.errors import BadInput
+from evaluators.core.http import RetryPolicy, normalize_base_url
+from evaluators.core.text import split_reasoning
+from evaluators.models.backends.base import GenerationRequest
+from evaluators.models.backends.discovery import (
     ServerOptions,
     ServerUnavailable,
     choose_model,
     ctx_from_args,
     discover,
 )
-from evaluators.core.backends.server import ServerBackend
-from evaluators.core.backends.server_configs import note_server_change, record_server_config, server_history
-from evaluators.core.errors import BadInput
-from evaluators.core.http import RetryPolicy, normalize_base_url
-from evaluators.core.store import Store
-from evaluators.core.text import split_reasoning
+from evaluators.models.backends.server import ServerBackend
+from evaluators.models.backends.server_configs import note_server_change, record_server_config, server_history
+from evaluators.store.store import Store
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply, Rule
 
 FAST = RetryPolicy(attempts=3, base_s=0.01, max_s=0.02)

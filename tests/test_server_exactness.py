@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from evaluators.core.backends.discovery import ServerInfo
-from evaluators.core.backends.exactness import inexact_reasons, reported_settings
-from evaluators.core.llamacpp import LlamaServer
-from evaluators.core.store import Store
+from evaluators.models.backends.discovery import ServerInfo
+from evaluators.models.backends.exactness import inexact_reasons, reported_settings
+from evaluators.models.llamacpp import LlamaServer
+from evaluators.store.store import Store
 from tests.conftest import REPO, run_cli
 
 SAMPLE = REPO / "tasks" / "samples" / "base-bench" / "data" / "test.jsonl"

@@ -7,9 +7,9 @@ import time
 import numpy as np
 import pytest
 
-from evaluators.core.backends.base import LoglikRequest
-from evaluators.core.backends.gguf import GGUFBackend
-from evaluators.core.backends.server_loglik import Refused, ServerLoglikBackend
+from evaluators.models.backends.base import LoglikRequest
+from evaluators.models.backends.gguf import GGUFBackend
+from evaluators.models.backends.server_loglik import Refused, ServerLoglikBackend
 from tests.loglik_standin import StandIn
 from tests.test_gguf_backend import make_requests
 
@@ -22,7 +22,7 @@ def gguf(tiny_model):
 
 @pytest.fixture(scope="module")
 def llama_server(tiny_model):
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.llamacpp import LlamaServer
 
     with LlamaServer(tiny_model["gguf"], n_ctx=4096, parallel=2, exact=True, threads=1) as server:
         yield server

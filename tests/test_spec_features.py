@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core import rolling
-from evaluators.core.spec_data import locate
-from evaluators.core.store import Store
 from evaluators.loglik.spec import load_benchmark, read_items
+from evaluators.models import rolling
+from evaluators.specs.spec_data import locate
+from evaluators.store.store import Store
 from tests.conftest import run_cli
 
 HF = ("--device", "cpu", "--dtype", "float32", "--threads", "1")

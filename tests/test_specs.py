@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from evaluators.core.errors import BadInput
-from evaluators.core.records import select
-from evaluators.core.spec import SelectSpec, builtin_specs, load_spec, resolve
-from evaluators.core.spec_data import locate
+from evaluators.specs.records import select
+from evaluators.specs.spec import SelectSpec, builtin_specs, load_spec, resolve
+from evaluators.specs.spec_data import locate
 from tests.conftest import REPO, run_cli
 
 SAMPLES = REPO / "tasks" / "samples"

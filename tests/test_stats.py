@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from evaluators.core import stats
-from evaluators.core.paired import PairedItem, paired_test
+from evaluators.store.paired import PairedItem, paired_test
 
 
 def test_wilson_interval_known_values():

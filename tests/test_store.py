@@ -10,12 +10,12 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
-from evaluators.core import store as store_mod
 from evaluators.core.errors import BadInput
-from evaluators.core.export import export_store
-from evaluators.core.merge import merge_store
-from evaluators.core.schema import SCHEMA_VERSION
-from evaluators.core.store import Store, utcnow
+from evaluators.store import store as store_mod
+from evaluators.store.export import export_store
+from evaluators.store.merge import merge_store
+from evaluators.store.schema import SCHEMA_VERSION
+from evaluators.store.store import Store, utcnow
 from tests.conftest import REPO, cli_env
 
 
@@ -173,7 +173,7 @@ def test_export_drops_item_text_of_ids_only_benchmarks(tmp_path):
 
 WRITER = """
 import sys
-from evaluators.core.store import Store, utcnow
+from evaluators.store.store import Store, utcnow
 s = Store(sys.argv[1], lock_timeout=120)
 rid = sys.argv[2]
 s.ensure_benchmark('b', 'fake')
@@ -218,7 +218,7 @@ def test_opening_waits_while_another_process_is_creating_the_file(tmp_path):
     guard = open(tmp_path / ".bananabench.duckdb.lock", "a")
     fcntl.flock(guard, fcntl.LOCK_EX)  # we are "creating" the database...
     path.write_bytes(b"")  # ...and DuckDB has not written the header yet
-    code = "import sys; from evaluators.core.store import Store; print(Store(sys.argv[1]).schema_version())"
+    code = "import sys; from evaluators.store.store import Store; print(Store(sys.argv[1]).schema_version())"
     proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], env=cli_env(), cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # It waits for the creator (blocked on the guard's flock, as /proc/locks shows) instead of failing.

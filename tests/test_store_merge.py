@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import REPO, run_cli
 
 pytestmark = pytest.mark.slow

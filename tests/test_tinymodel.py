@@ -14,7 +14,7 @@ from tests.conftest import REPO, cli_env, run_cli
 
 
 def test_same_seed_same_weights_other_seed_different(tiny_model, tmp_path):
-    from evaluators.core.tinymodel import make_tiny
+    from evaluators.models.tinymodel import make_tiny
 
     again = make_tiny(tmp_path / "s0", seed=0)
     other = make_tiny(tmp_path / "s1", seed=1)
@@ -109,7 +109,7 @@ def test_cli_make_tiny_and_refusal_of_a_non_empty_folder(tmp_path):
 @pytest.mark.slow
 def test_cached_tiny_builds_once_under_concurrent_callers(tmp_path):
     cache = tmp_path / "cache"
-    code = ("import json, sys; from evaluators.core.tinymodel import cached_tiny; "
+    code = ("import json, sys; from evaluators.models.tinymodel import cached_tiny; "
             "print(json.dumps(cached_tiny(sys.argv[1], seed=5, gguf=sys.argv[2] == '1')))")
     procs = [subprocess.Popen([sys.executable, "-c", code, str(cache), flag], cwd=REPO, env=cli_env(),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -126,7 +126,7 @@ def test_cached_tiny_builds_once_under_concurrent_callers(tmp_path):
 
 
 def test_cached_tiny_adds_a_gguf_to_an_entry_built_without_one(tmp_path):
-    from evaluators.core.tinymodel import cached_tiny
+    from evaluators.models.tinymodel import cached_tiny
 
     first = cached_tiny(tmp_path, seed=7, gguf=False)
     assert first["gguf"] is None

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from evaluators.core.shipped import LITTER, SHIPPED
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import REPO, built_once, run_cli
 
 # One xdist worker runs them all: another would only wait for the wheel to be built.

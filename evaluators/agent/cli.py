@@ -188,13 +188,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="build it on this podman host (`podman system connection add`) instead of this machine")
     p.set_defaults(func=cmd_build_image)
 
-    if importlib.util.find_spec("evaluators.agent.importers") is not None:
-        importlib.import_module("evaluators.agent.importers").register(verbs)
+    if importlib.util.find_spec("evaluators.agent.corpus.importers") is not None:
+        importlib.import_module("evaluators.agent.corpus.importers").register(verbs)
 
 
 def _tasks(args) -> list:
-    from evaluators.agent import datasets
-
+    from evaluators.agent.corpus import datasets
     root = datasets.tasks_root(args.tasks_dir)
     return datasets.select(datasets.load_tasks(root), only=getattr(args, "only", []),
                            exclude=getattr(args, "exclude", []), categories=getattr(args, "categories", []),
@@ -215,7 +214,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from evaluators.agent.run import AgentRunOptions, run_agent_benchmark
+    from evaluators.agent.attempts.run import AgentRunOptions, run_agent_benchmark
 
     summary = run_agent_benchmark(cliargs.options(AgentRunOptions, args))
     if summary.get("dry_run"):
@@ -225,8 +224,8 @@ def cmd_run(args) -> int:
 
 
 def cmd_reference(args) -> int:
-    from evaluators.agent import replay
-    from evaluators.core.store import Store
+    from evaluators.agent.attempts import replay
+    from evaluators.store.store import Store
 
     summary = replay.run_reference(
         args.results, tasks_dir=args.tasks_dir, only=args.only, exclude=args.exclude, categories=args.categories,
@@ -251,9 +250,9 @@ def _print_summary(summary: dict) -> None:
 
 
 def cmd_grade(args) -> int:
-    from evaluators.agent import metrics
-    from evaluators.agent.run import BENCHMARK
-    from evaluators.core.store import Store
+    from evaluators.agent.attempts import metrics
+    from evaluators.agent.attempts.run import BENCHMARK
+    from evaluators.store.store import Store
 
     if not 0 <= args.grade <= 5:
         raise BadInput(f"grade must be an integer from 0 to 5, not {args.grade}")
@@ -275,8 +274,8 @@ def cmd_grade(args) -> int:
 
 
 def cmd_review(args) -> int:
-    from evaluators.agent.review import review
-    from evaluators.core.store import Store
+    from evaluators.agent.attempts.review import review
+    from evaluators.store.store import Store
 
     outcome = review(Store(args.results), args.run_id, args.task, args.attempt, args.decision, args.note)
     print(f"{args.task} attempt {args.attempt} of {args.run_id}: {args.decision}ed, now {outcome['status']}"
@@ -285,8 +284,7 @@ def cmd_review(args) -> int:
 
 
 def cmd_lint(args) -> int:
-    from evaluators.agent import datasets, lint
-
+    from evaluators.agent.corpus import datasets, lint
     root = datasets.tasks_root(args.tasks_dir)
     problems = []
     tasks = []
@@ -308,9 +306,9 @@ def cmd_lint(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    from evaluators.agent import datasets
-    from evaluators.agent import validate as v
-    from evaluators.agent.ledger import Ledger
+    from evaluators.agent.corpus import datasets
+    from evaluators.agent.corpus import validate as v
+    from evaluators.agent.corpus.ledger import Ledger
 
     root = datasets.tasks_root(args.tasks_dir)
     tasks = datasets.select(datasets.load_tasks(root), only=args.globs)
@@ -331,9 +329,9 @@ def cmd_validate(args) -> int:
               file=sys.stderr)
         runner, owner_ids = v.NativeRunner(), None
     else:
-        from evaluators.agent import image
-        from evaluators.agent import podman as pm
-        from evaluators.agent.containers import Sandbox
+        from evaluators.agent.sandbox import image
+        from evaluators.agent.sandbox import podman as pm
+        from evaluators.agent.sandbox.containers import Sandbox
 
         podman = pm.require()
         sandbox = Sandbox(podman, image.resolve(podman, args.image), owner=f"validate-{os.getpid()}")
@@ -365,9 +363,8 @@ def cmd_validate(args) -> int:
 def cmd_measure(args) -> int:
     from collections import Counter
 
-    from evaluators.agent import datasets, measure
+    from evaluators.agent.corpus import datasets, measure
     from evaluators.core import atomic
-
     root = datasets.tasks_root(args.tasks_dir)
     tasks = datasets.select(datasets.load_tasks(root), only=args.globs)
     rows, changed = [], 0
@@ -403,8 +400,7 @@ def cmd_measure(args) -> int:
 
 
 def cmd_snapshot(args) -> int:
-    from evaluators.agent import datasets, snapshots
-
+    from evaluators.agent.corpus import datasets, snapshots
     root = datasets.tasks_root(args.tasks_dir)
     if not datasets.SNAPSHOT_NAME.match(args.name):
         raise BadInput(f"OWNER+NAME: {args.name!r} is not of the form owner+name")
@@ -415,9 +411,9 @@ def cmd_snapshot(args) -> int:
 
 
 def cmd_backfill(args) -> int:
-    from evaluators.agent import metrics
-    from evaluators.agent.run import BENCHMARK
-    from evaluators.core.store import Store
+    from evaluators.agent.attempts import metrics
+    from evaluators.agent.attempts.run import BENCHMARK
+    from evaluators.store.store import Store
 
     store = Store(args.results)
     runs = [r for r in store.runs(model=args.name, benchmark=BENCHMARK)
@@ -432,9 +428,8 @@ def cmd_backfill(args) -> int:
 
 
 def cmd_build_image(args) -> int:
-    from evaluators.agent import image
-    from evaluators.agent import podman as pm
-
+    from evaluators.agent.sandbox import image
+    from evaluators.agent.sandbox import podman as pm
     podman = pm.connect(args.podman_connection) if args.podman_connection else pm.require()
     if args.offline:
         built = image.build_offline(podman, pi_version=args.pi_version, force=args.force)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from evaluators.agent import datasets
+from evaluators.agent.corpus import datasets
 
 TITLE = "agent: Pi in the podman sandbox (tiny model on the smoke tasks; a frontend task's reference run)"
 FALLBACK_TASKS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "agent_tasks"
@@ -31,10 +31,10 @@ def _frontend_task(root: Path) -> str:
 
 def run(ctx) -> None:
     """`ctx`: the demo's `evaluators.demo.DemoContext`."""
-    from evaluators.agent import replay
-    from evaluators.agent.run import AgentRunOptions, run_agent_benchmark
-    from evaluators.core.backends.discovery import ServerOptions
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.agent.attempts import replay
+    from evaluators.agent.attempts.run import AgentRunOptions, run_agent_benchmark
+    from evaluators.models.backends.discovery import ServerOptions
+    from evaluators.models.llamacpp import LlamaServer
 
     model, root = ctx.tiny, _tasks_dir()
     # the size limit mounts loop devices (root); a rootless demo runs without it

@@ -142,7 +142,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_rescore(args: argparse.Namespace) -> int:
     from evaluators.chat.run import rescore_run
-    from evaluators.core.store import Store
+    from evaluators.store.store import Store
 
     result = rescore_run(Store(args.results), args.run_id, dry_run=args.dry_run)
     s = result["summary"]
@@ -191,7 +191,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from evaluators.chat.lmeval_import import import_lm_eval
-    from evaluators.core.store import Store
+    from evaluators.store.store import Store
 
     for res in import_lm_eval(Store(args.results), args.directory, name=args.name, tasks=args.tasks):
         s = res.summary
@@ -205,7 +205,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     from evaluators.chat.compare import compare, render
     from evaluators.core import atomic
-    from evaluators.core.store import Store
+    from evaluators.store.store import Store
 
     report = compare(Store(args.results), args.run_a, args.run_b)
     text = render(report, args.format, max_flips=args.max_flips)

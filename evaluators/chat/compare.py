@@ -1,6 +1,6 @@
 """Paired A/B comparison of two chat runs (or two models' current chat runs), task by task.
 
-The pairing and the test are the site's (`core.paired`): items paired by id, an item with an
+The pairing and the test are the site's (`store.paired`): items paired by id, an item with an
 infrastructure error (or missing) on either side left out and counted apart, exact McNemar on the
 discordant pairs with a paired-bootstrap interval of the accuracy delta. Per task: n,
 correct/accuracy/wrong/unanswered/truncated for each side, the test, and the items that flipped.
@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from evaluators.core import paired
 from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput
-from evaluators.core.store import Store
+from evaluators.store import paired
+from evaluators.store.store import Store
 
 
 def resolve(store: Store, ref: str) -> dict[str, dict[str, Any]]:

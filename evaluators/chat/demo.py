@@ -18,8 +18,8 @@ def run(ctx: Any) -> None:
     """`ctx`: the demo's `evaluators.demo.DemoContext`."""
     from evaluators.chat.options import ChatOptions
     from evaluators.chat.run import ALL, EVERY_TASK, run_chat
-    from evaluators.core.backends.discovery import ServerOptions
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.backends.discovery import ServerOptions
+    from evaluators.models.llamacpp import LlamaServer
 
     model = ctx.main
     with LlamaServer(model.gguf, n_ctx=4096, parallel=2, alias=model.name, threads=model.threads) as server:

@@ -17,8 +17,8 @@ import time
 import uuid
 from typing import Any
 
-from evaluators.core.backends.server_loglik import ServerLoglikBackend
-from evaluators.core.backends.teacher_forcing import Distribution, DistributionCache
+from evaluators.models.backends.server_loglik import ServerLoglikBackend
+from evaluators.models.backends.teacher_forcing import Distribution, DistributionCache
 
 MAX_TOP = 32  # top log-probs per position we offer (the first distribution width: no extra request)
 # request fields that change what an exact answer is; refused unless at their neutral value

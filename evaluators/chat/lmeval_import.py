@@ -29,10 +29,10 @@ from evaluators.chat.spec import Item, Task
 from evaluators.core import lmeval
 from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput, located
-from evaluators.core.records import MappingError, RecordMapper
-from evaluators.core.runs import RunSpec, finished_run, sha256_bytes, start_run
-from evaluators.core.store import Store
 from evaluators.core.text import split_reasoning
+from evaluators.runs.runs import RunSpec, finished_run, sha256_bytes, start_run
+from evaluators.specs.records import MappingError, RecordMapper
+from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
 

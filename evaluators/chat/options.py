@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaluators.core.backends.discovery import ServerOptions
 from evaluators.core.http import RetryPolicy
+from evaluators.models.backends.discovery import ServerOptions
 
 
 @dataclass

@@ -21,17 +21,17 @@ from evaluators.chat.extract import EXTRACTION_VERSION, grade
 from evaluators.chat.metrics import score_rows, summary
 from evaluators.chat.options import ChatOptions
 from evaluators.chat.spec import Item, Task
-from evaluators.core.backends.base import GenerationRequest, GenerationResult
-from evaluators.core.backends.server import ServerBackend
-from evaluators.core.backends.server_configs import note_server_change, record_server_config
 from evaluators.core.contract import ERROR, AttemptKey, RunStatus
 from evaluators.core.errors import BadInput
-from evaluators.core.progress import Progress
-from evaluators.core.runs import RunSpec, finished_run, start_run
-from evaluators.core.schema import COLUMNS
-from evaluators.core.spec import builtin_specs
-from evaluators.core.spec_data import DataFile, locate
-from evaluators.core.store import Store, writable_store
+from evaluators.models.backends.base import GenerationRequest, GenerationResult
+from evaluators.models.backends.server import ServerBackend
+from evaluators.models.backends.server_configs import note_server_change, record_server_config
+from evaluators.runs.progress import Progress
+from evaluators.runs.runs import RunSpec, finished_run, start_run
+from evaluators.specs.spec import builtin_specs
+from evaluators.specs.spec_data import DataFile, locate
+from evaluators.store.schema import COLUMNS
+from evaluators.store.store import Store, writable_store
 
 log = logging.getLogger("bananabench")
 

@@ -18,7 +18,7 @@ regex answers as text with case, surrounding space, quotes and a final period ig
 `choices` (letter: a list of 2-8 options), optional `id` (default: a content hash), `category`,
 `choice_labels` and `target` (the assistant's reply when the item is a few-shot example).
 
-`[fewshot]` (see `core.spec.FewshotSpec`) puts solved examples before each question as prior turns:
+`[fewshot]` (see `specs.spec.FewshotSpec`) puts solved examples before each question as prior turns:
 the example's user turn, then its `target` (default: the reply the system prompt asks for, "The answer
 is B." or "#### 72"; a regex answer needs `target` mapped).
 """
@@ -32,12 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.chat.extract import LETTERS, canonical_number
-from evaluators.core import fewshot
 from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput, located
-from evaluators.core.records import MappingError, RecordMapper, content_id, read_records, select, type_name
-from evaluators.core.spec import BenchmarkSpec, resolve
-from evaluators.core.spec_data import DataFile
+from evaluators.specs import fewshot
+from evaluators.specs.records import MappingError, RecordMapper, content_id, read_records, select, type_name
+from evaluators.specs.spec import BenchmarkSpec, resolve
+from evaluators.specs.spec_data import DataFile
 
 ANSWERS = ("letter", "number", "exact", "regex")
 REQUIRED = ("question", "answer")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.core.errors import BadInput
-from evaluators.core.runs import canonical_json, sha256_bytes
+from evaluators.runs.runs import canonical_json, sha256_bytes
 
 FILE = "bananabench-requests.jsonl"
 

@@ -20,10 +20,10 @@ from typing import Any
 from lm_eval import utils
 from lm_eval.api.model import TemplateLM
 
-from evaluators.core.backends.base import Backend, GenerationRequest, LoglikRequest, LoglikResult
 from evaluators.core.errors import BadInput, EvaluationFailure
-from evaluators.core.progress import Progress
 from evaluators.lmeval.journal import Journal, request_key
+from evaluators.models.backends.base import Backend, GenerationRequest, LoglikRequest, LoglikResult
+from evaluators.runs.progress import Progress
 
 DEFAULT_MAX_LENGTH = 2048  # HFLM's fallback when the model says nothing
 DEFAULT_MAX_GEN_TOKS = 256  # HFLM's max_gen_toks

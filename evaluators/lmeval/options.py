@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from evaluators.core.backends.base import Backend
-from evaluators.core.backends.discovery import ServerOptions
-from evaluators.core.backends.opening import BACKEND_NAMES, open_backend
 from evaluators.core.errors import BadInput
+from evaluators.models.backends.base import Backend
+from evaluators.models.backends.discovery import ServerOptions
+from evaluators.models.backends.opening import BACKEND_NAMES, open_backend
 
 BACKEND_FLAGS = {"model": ("hf", "gguf"), "device": ("hf",), "dtype": ("hf",), "revision": ("hf",),
                  "batch_size": ("hf",), "n_gpu_layers": ("gguf",), "n_ctx": ("gguf",)}
@@ -68,7 +68,7 @@ class LmEvalOptions:
 
 def open_scorer(opts: LmEvalOptions) -> Backend:
     """The backend that computes log-likelihoods; hf normalises with `torch.log_softmax` as HFLM does, so its
-    numbers are HFLM's (see `core.backends.hf_loglik`)."""
+    numbers are HFLM's (see `models.backends.hf_loglik`)."""
     return open_backend(opts, torch_log_softmax=True)
 
 
@@ -78,7 +78,7 @@ def generator(opts: LmEvalOptions, scorer: Backend):
         return lambda: scorer
     if opts.backend == "server":
         def connect() -> Backend:
-            from evaluators.core.backends.server import ServerBackend
+            from evaluators.models.backends.server import ServerBackend
 
             return ServerBackend(opts.server.discover(opts.name), api_key=opts.server.key(),
                                  concurrency=opts.server.concurrency)

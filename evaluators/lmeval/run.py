@@ -18,12 +18,12 @@ from typing import Any
 
 from evaluators.core import lmeval
 from evaluators.core.errors import EvaluationFailure
-from evaluators.core.runs import slug
-from evaluators.core.store import Store, writable_store
 from evaluators.lmeval.journal import Journal
 from evaluators.lmeval.options import LmEvalOptions, generator, open_scorer
 from evaluators.lmeval.store_import import RunContext, import_run
 from evaluators.lmeval.tasks import task_files_sha256, task_manager, task_specs
+from evaluators.runs.runs import slug
+from evaluators.store.store import Store, writable_store
 
 log = logging.getLogger("bananabench")
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaluators.core import lmeval
-from evaluators.core.backends.base import Backend
 from evaluators.core.errors import BadInput, located
-from evaluators.core.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
-from evaluators.core.store import Store
+from evaluators.models.backends.base import Backend
+from evaluators.runs.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
+from evaluators.store.store import Store
 
 EVALUATOR = {lmeval.MULTIPLE_CHOICE: "loglik", "loglikelihood": "loglik", "loglikelihood_rolling": "loglik",
              lmeval.GENERATIVE: "chat"}

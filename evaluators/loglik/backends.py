@@ -1,7 +1,7 @@
 """The model behind a loglik run: `--backend` names an opener, and what the report says about the model.
 
 The model is reached only through the backend interface (`tokenize`, `bos_token_id`, `max_length`,
-`loglikelihood(requests)`, `identity`); `core.backends.opening` opens the one `--backend` names, so other
+`loglikelihood(requests)`, `identity`); `models.backends.opening` opens the one `--backend` names, so other
 backends plug in without touching the scoring code.
 """
 
@@ -11,9 +11,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from evaluators.core.backends.base import Backend
-from evaluators.core.backends.opening import open_backend as open_named
 from evaluators.loglik.options import LoglikOptions, check_backend_options
+from evaluators.models.backends.base import Backend
+from evaluators.models.backends.opening import open_backend as open_named
 
 
 def open_backend(opts: LoglikOptions) -> Backend:

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.core.errors import BadInput, located
-from evaluators.core.records import type_name
-from evaluators.core.spec import Category
+from evaluators.specs.records import type_name
+from evaluators.specs.spec import Category
 
 CHECKS = "base-bench-1.1"
 VERSION = "1.1"

@@ -106,8 +106,8 @@ def _add_import(verbs: argparse._SubParsersAction) -> None:
 
 
 def cmd_import(args) -> int:
-    from evaluators.core.store import Store
     from evaluators.loglik.lmeval_import import import_lm_eval
+    from evaluators.store.store import Store
 
     for res in import_lm_eval(Store(args.results), args.directory, name=args.name):
         s = res.summary
@@ -119,7 +119,6 @@ def cmd_import(args) -> int:
 
 def _print_summary(result: dict) -> None:
     from evaluators.loglik import report
-
     for r in result["runs"]:
         rep = r["report"]
         flag = "official" if rep["official"] else "NON-OFFICIAL (" + "; ".join(rep["official_reasons"]) + ")"
@@ -147,7 +146,7 @@ def cmd_run(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from evaluators.loglik import build
+    from evaluators.loglik.sources import build
     from evaluators.loglik.spec import load_benchmark
 
     bench = load_benchmark(args.benchmark)

@@ -17,10 +17,10 @@ SAMPLES = shipped("tasks/samples")
 
 def run(ctx: Any) -> None:
     """`ctx`: the demo's `evaluators.demo.DemoContext`."""
-    from evaluators.core.spec import builtin_specs
     from evaluators.loglik import report
     from evaluators.loglik.options import LoglikOptions
     from evaluators.loglik.run import run_loglik
+    from evaluators.specs.spec import builtin_specs
 
     specs = [s for s in builtin_specs() if s.evaluator == "loglik" and (SAMPLES / s.id).is_dir()]
     for model in ctx.loglik_models():

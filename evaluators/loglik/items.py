@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from evaluators.core.records import MappingError, content_id, type_name
+from evaluators.specs.records import MappingError, content_id, type_name
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

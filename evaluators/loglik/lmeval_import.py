@@ -18,9 +18,9 @@ from typing import Any
 from evaluators.core import lmeval
 from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput
-from evaluators.core.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
-from evaluators.core.store import Store
 from evaluators.loglik import metrics
+from evaluators.runs.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
+from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from evaluators.core.backends.discovery import ServerOptions
-from evaluators.core.backends.opening import BACKEND_NAMES
 from evaluators.core.errors import BadInput
+from evaluators.models.backends.discovery import ServerOptions
+from evaluators.models.backends.opening import BACKEND_NAMES
 
 # Flags that mean something to some backends only: given to another one, they are an error, not ignored.
 BACKEND_FLAGS = {"model": ("hf", "gguf"), "device": ("hf",), "device_map": ("hf",), "dtype": ("hf",), "revision": ("hf",),

@@ -1,6 +1,6 @@
 """A rolling (perplexity) benchmark's rows and numbers: one attempt per document, lm-eval's aggregates.
 
-Each document is scored as its rolling windows (`core.rolling`); a window is stored like a choice
+Each document is scored as its rolling windows (`models.rolling`); a window is stored like a choice
 (its log-likelihood and token count), so a resumed run sums them again from the store. The attempt
 row carries the document's log-likelihood (its `score`), words, bytes and tokens; the run's scores are
 word perplexity, byte perplexity and bits per byte over all documents (and per category), summed
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from evaluators.core import rolling
 from evaluators.core.contract import AttemptKey, Metric
 from evaluators.loglik.metrics import ChoiceScore
 from evaluators.loglik.prepare import Prepared
+from evaluators.models import rolling
 
 
 def document_numbers(p: Prepared, windows: Sequence[ChoiceScore]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ rejected (counted and listed, never scored as wrong). `--add-bos` prepends the B
 A choice's text is the spec's target delimiter + the choice, after the item's few-shot text and its
 context (per choice, for Winogrande-style items).
 
-A rolling benchmark's document becomes the requests of its rolling windows (`core.rolling`).
+A rolling benchmark's document becomes the requests of its rolling windows (`models.rolling`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from evaluators.core import rolling
-from evaluators.core.backends.base import Backend, LoglikRequest
 from evaluators.core.errors import BadInput
 from evaluators.loglik.items import Document, Item
+from evaluators.models import rolling
+from evaluators.models.backends.base import Backend, LoglikRequest
 
 RULES = {
     "separate": "context and continuation tokenized apart, add_special_tokens=False; overlength rejected",
@@ -124,7 +124,7 @@ def prepare(backend: Backend, items: list[Item], tokenization: str, add_bos: boo
 
 
 def prepare_documents(backend: Backend, documents: list[Document]) -> list[Prepared]:
-    """Every document as lm-eval's rolling windows over the model's context (`core.rolling`), the first token
+    """Every document as lm-eval's rolling windows over the model's context (`models.rolling`), the first token
     conditioned on the BOS token (lm-eval's prefix token; it falls back to EOS, which our backends do not
     expose, so a model without BOS is refused)."""
     prefix = backend.bos_token_id

@@ -14,15 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from evaluators.core import distributed
 from evaluators.core.atomic import require_writable
-from evaluators.core.backends.base import Backend
-from evaluators.core.backends.data_parallel import DataParallelBackend, serve
 from evaluators.core.errors import BadInput
-from evaluators.core.runs import Run, RunSpec, start_run
-from evaluators.core.spec import is_spec_path
-from evaluators.core.spec_data import DataFile, locate
-from evaluators.core.store import Store, writable_store
 from evaluators.loglik import perplexity, report
 from evaluators.loglik.backends import (
     default_model_name,
@@ -36,6 +29,13 @@ from evaluators.loglik.options import LoglikOptions, check_backend_options, chec
 from evaluators.loglik.prepare import RULES, Prepared, prepare, prepare_documents
 from evaluators.loglik.score import finished_twin, report_item, score_run, score_windows
 from evaluators.loglik.spec import Benchmark, Items, load_benchmark, official_reasons, read_items
+from evaluators.models.backends.base import Backend
+from evaluators.models.backends.data_parallel import DataParallelBackend, serve
+from evaluators.runs import distributed
+from evaluators.runs.runs import Run, RunSpec, start_run
+from evaluators.specs.spec import is_spec_path
+from evaluators.specs.spec_data import DataFile, locate
+from evaluators.store.store import Store, writable_store
 
 
 def parse_bench(text: str) -> tuple[str, list[str] | None]:
@@ -165,7 +165,7 @@ def run_loglik(opts: LoglikOptions) -> dict[str, Any]:
     benchmark with splits, the combined "report" ({split: entry}).
 
     Under torchrun with several processes rank 0 does all of this while the others only load the model
-    and score what it hands out (`core.backends.data_parallel`); they return {"runs": [], "rank": N}.
+    and score what it hands out (`models.backends.data_parallel`); they return {"runs": [], "rank": N}.
     """
     name, splits = parse_bench(opts.bench)
     check_backend_options(opts)  # before any data download or model load

@@ -13,16 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaluators.core.backends.base import Backend, LoglikRequest
 from evaluators.core.contract import VERDICT_METRICS, AttemptKey
 from evaluators.core.errors import EvaluationFailure
-from evaluators.core.progress import Progress
-from evaluators.core.runs import Run, RunSpec, finished_run, run_dir
-from evaluators.core.store import Store
 from evaluators.loglik import perplexity, report
 from evaluators.loglik.metrics import ChoiceScore, Verdict, pick
 from evaluators.loglik.prepare import Prepared
 from evaluators.loglik.spec import Benchmark
+from evaluators.models.backends.base import Backend, LoglikRequest
+from evaluators.runs.progress import Progress
+from evaluators.runs.runs import Run, RunSpec, finished_run, run_dir
+from evaluators.store.store import Store
 
 # The item fields a report item and an attempt row carry when the spec maps them.
 SHOWN = ("category", "difficulty")
@@ -103,7 +103,7 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared], make_ro
                    desc: str) -> dict[str, int]:
     """Score every item the run has not done yet; record each one as soon as its last choice is in (the
     row `make_row` gives), then tell `on_done`. Returns which rank scored each item when torchrun's ranks
-    shared the work (`core.backends.data_parallel`; the rank is in the attempt's extra too), else nothing."""
+    shared the work (`models.backends.data_parallel`; the rank is in the attempt's extra too), else nothing."""
     todo = [p for p in prepared if not run.is_done(p.id)]
     with Progress(len(prepared), desc, initial=len(prepared) - len(todo)) as bar:
         for p in todo:
@@ -210,7 +210,7 @@ def shards(backend: Backend, ranks: dict[str, int]) -> list[dict[str, Any]]:
 
 
 def finished_twin(store: Store, spec: RunSpec) -> dict[str, Any] | None:
-    """On `--resume`: the run that already finished with this signature (`core.runs.finished_run`), with its
+    """On `--resume`: the run that already finished with this signature (`runs.runs.finished_run`), with its
     report; resuming a multi-split command after an interruption keeps the splits that finished."""
     run = finished_run(store, spec)
     folder = run_dir(store, run) if run else None

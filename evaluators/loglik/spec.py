@@ -24,11 +24,11 @@ its letter, or one of `choice_labels`), or, for one continuation after a differe
 spec maps `text` (a whole document; optional `id`, `category`) and reports lm-eval's word and byte
 perplexity and bits per byte.
 
-`[fewshot]` (see `core.spec.FewshotSpec`) puts solved examples before each context: the example's
+`[fewshot]` (see `specs.spec.FewshotSpec`) puts solved examples before each context: the example's
 context, the delimiter, its correct choice, then `[fewshot] delimiter`, as lm-eval renders them.
 
 `[build]` (optional): how `bananabench loglik build` makes the benchmark's splits from their sources
-(see `evaluators/loglik/build.py`); with it, a split is official only when the manifest says it was
+(see `evaluators/loglik/sources/build.py`); with it, a split is official only when the manifest says it was
 built from the pinned source named here:
 
     [build]
@@ -48,16 +48,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluators.core import fewshot, rolling
 from evaluators.core.contract import AttemptKey, Metric
 from evaluators.core.errors import BadInput, located
-from evaluators.core.records import MappingError, RecordMapper, read_records, select
 from evaluators.core.secrets import is_secret_key
-from evaluators.core.spec import BenchmarkSpec, resolve
-from evaluators.core.spec_data import DataFile
 from evaluators.loglik import basebench
 from evaluators.loglik.items import Item, document_from, item_from
 from evaluators.loglik.metrics import RESERVED, RULES, Aggregates, Elo
+from evaluators.models import rolling
+from evaluators.specs import fewshot
+from evaluators.specs.records import MappingError, RecordMapper, read_records, select
+from evaluators.specs.spec import BenchmarkSpec, resolve
+from evaluators.specs.spec_data import DataFile
 
 log = logging.getLogger("bananabench")
 _METRIC = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -224,7 +225,7 @@ def parse(spec: BenchmarkSpec) -> Benchmark:
 
 
 def _build(spec: BenchmarkSpec) -> Build:
-    from evaluators.loglik.formats import FORMATS
+    from evaluators.loglik.sources.formats import FORMATS
 
     s = spec.build
     if not spec.data.manifest:
@@ -293,7 +294,7 @@ def _examples(bench: Benchmark, data: DataFile, own: list[Item]) -> tuple[list[I
     """The few-shot pool: the data file's own records, another split of its manifest, or the spec's file."""
     few = bench.spec.fewshot
     if few.split:
-        from evaluators.core.spec_data import read_manifest
+        from evaluators.specs.spec_data import read_manifest
 
         manifest = data.manifest or data.path.parent / bench.spec.data.manifest
         entry = read_manifest(manifest).get(few.split)
@@ -306,7 +307,7 @@ def _examples(bench: Benchmark, data: DataFile, own: list[Item]) -> tuple[list[I
             raise bench.spec.error(("fewshot", "path"), f"{path}: no such file")
     else:
         return own, None
-    from evaluators.core.runs import sha256_file
+    from evaluators.runs.runs import sha256_file
 
     digest = sha256_file(path)
     if few.split and digest != entry["sha256"]:
@@ -407,7 +408,7 @@ def describe(bench: Benchmark) -> dict[str, Any]:
 def load_items(name: str, data: str, splits: list[str] | None = None) -> list[Item]:
     """Every selected item of a benchmark (id or spec file) over `data` (a local copy or hub id), all splits
     in order: for tools and tests that score items outside a run."""
-    from evaluators.core.spec_data import locate
+    from evaluators.specs.spec_data import locate
 
     bench = load_benchmark(name)
     return [item for file in locate(bench.spec, data, splits=splits) for item in read_items(bench, file).items]

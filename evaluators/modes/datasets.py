@@ -219,7 +219,7 @@ class TaskSource:
         """Identity for the default output name and the journal header (paths do not count)."""
         if self.configs:
             return {"configs": list(self.configs), "split": self.split, "limit": self.limit}
-        from evaluators.core.runs import sha256_file
+        from evaluators.runs.runs import sha256_file
 
         return {"input_sha256": sha256_file(self.input), "limit": self.limit}
 

@@ -45,8 +45,8 @@ def walkthrough_files(work: Path) -> dict[str, Path]:
 
 def run(ctx: Any) -> None:
     """`ctx`: the demo's `evaluators.demo.DemoContext`."""
-    from evaluators.core.backends.discovery import ServerOptions
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.backends.discovery import ServerOptions
+    from evaluators.models.llamacpp import LlamaServer
     from evaluators.modes.datasets import TaskSource
     from evaluators.modes.generate import GenerateOptions, ModelSource
     from evaluators.modes.run import EvaluateOptions, RunOptions, evaluate, generate_and_evaluate

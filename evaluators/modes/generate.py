@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.core import atomic
-from evaluators.core.backends.base import Backend, GenerationRequest, GenerationResult
-from evaluators.core.backends.discovery import ServerOptions
 from evaluators.core.errors import BadInput, EvaluationFailure
-from evaluators.core.progress import Progress
-from evaluators.core.runs import canonical_json, sha256_bytes, signature_diff
 from evaluators.core.text import split_reasoning
+from evaluators.models.backends.base import Backend, GenerationRequest, GenerationResult
+from evaluators.models.backends.discovery import ServerOptions
+from evaluators.runs.progress import Progress
+from evaluators.runs.runs import canonical_json, sha256_bytes, signature_diff
 
 log = logging.getLogger("bananabench")
 
@@ -92,7 +92,7 @@ def open_backend(source: ModelSource, name: str | None) -> tuple[Backend, dict[s
     if bool(source.server.base_url) == bool(source.model):
         raise BadInput("give either --base-url (a server) or --model (a local transformers model)")
     if source.server.base_url:
-        from evaluators.core.backends.server import ServerBackend
+        from evaluators.models.backends.server import ServerBackend
 
         backend = ServerBackend(source.server.discover(name), api_key=source.server.key(),
                                 concurrency=source.server.concurrency)
@@ -101,7 +101,7 @@ def open_backend(source: ModelSource, name: str | None) -> tuple[Backend, dict[s
         revision = f"server-config-{backend.info.fingerprint}"
         kind = "server"
     else:
-        from evaluators.core.backends.hf import HFBackend
+        from evaluators.models.backends.hf import HFBackend
 
         options = {k: v for k, v in (("device", source.device), ("dtype", source.dtype)) if v is not None}
         backend = HFBackend(source.model, **options)

@@ -20,9 +20,6 @@ from typing import Any
 from evaluators.core.atomic import require_writable
 from evaluators.core.contract import AttemptKey, RunStatus
 from evaluators.core.errors import BadInput
-from evaluators.core.progress import Progress
-from evaluators.core.runs import RunSpec, canonical_json, run_dir, sha256_bytes, sha256_file, slug, start_run
-from evaluators.core.store import Store, writable_store
 from evaluators.modes import BENCHMARK, CUSTOM_BENCHMARK, HEADLINE_METRIC, datasets, grading, metrics
 from evaluators.modes.generate import (
     GenerateOptions,
@@ -32,6 +29,9 @@ from evaluators.modes.generate import (
     open_backend,
     paths,
 )
+from evaluators.runs.progress import Progress
+from evaluators.runs.runs import RunSpec, canonical_json, run_dir, sha256_bytes, sha256_file, slug, start_run
+from evaluators.store.store import Store, writable_store
 
 log = logging.getLogger("bananabench")
 

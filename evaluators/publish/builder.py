@@ -32,14 +32,14 @@ from evaluators import __version__
 from evaluators.core.atomic import require_writable
 from evaluators.core.contract import AttemptKey
 from evaluators.core.errors import BadInput
-from evaluators.core.export import EXPORT_TABLES
 from evaluators.core.shipped import shipped
-from evaluators.core.store import Store
-from evaluators.publish import apps, artifacts, compare_data, exports, fmt, incremental, itemdata, ranks
+from evaluators.publish import apps, artifacts, compare_data, exports, fmt, incremental, ranks
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
 from evaluators.publish.links import Links
-from evaluators.publish.queries import Queries, reference_note
+from evaluators.publish.queries import Queries, itemdata, reference_note
 from evaluators.publish.views import Attempt, Leaderboard, RunSummary
+from evaluators.store.export import EXPORT_TABLES
+from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from evaluators.core import atomic, cliargs
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 
 
 def register(sub: argparse._SubParsersAction) -> None:

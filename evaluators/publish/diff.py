@@ -1,6 +1,6 @@
 """A model against a baseline: per benchmark and category deltas with paired tests, and what flipped.
 
-The paired tests are `core.paired`'s (the same `chat compare` uses): items paired on `item_id`,
+The paired tests are `store.paired`'s (the same `chat compare` uses): items paired on `item_id`,
 infrastructure errors dropped on either side, McNemar for verdict metrics, paired bootstrap for Elo
 and scores. Delta = model − baseline throughout; `a` is the baseline run, `b` the model's run.
 """
@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput
-from evaluators.core.paired import N_RESAMPLES, SEED, PairedItem, TestResult, item_value, paired_test
 from evaluators.publish.queries import Queries
 from evaluators.publish.views import Benchmark, RunSummary, Score
+from evaluators.store.paired import N_RESAMPLES, SEED, PairedItem, TestResult, item_value, paired_test
 
 
 @dataclass(frozen=True)

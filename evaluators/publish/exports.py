@@ -2,7 +2,7 @@
 
 The per-attempt tables (attempts, choices, attempt metrics) are split into one file per model, so a
 publish after adding a run rewrites only that model's files; the small tables are rewritten every
-time. Redaction and hidden runs follow `core.export` (the same SELECTs as `bananabench store export`).
+time. Redaction and hidden runs follow `store.export` (the same SELECTs as `bananabench store export`).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from evaluators.core.export import EXPORT_TABLES, select_sql
 from evaluators.publish.incremental import Manifest
+from evaluators.store.export import EXPORT_TABLES, select_sql
 
 PER_MODEL = ("attempts", "choices", "attempt_metrics")
 FORMATS = {"parquet": ("parquet", "FORMAT parquet, COMPRESSION zstd"),

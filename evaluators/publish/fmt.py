@@ -133,7 +133,7 @@ def statuses(values: list[str]) -> str:
 
 
 def outcome(item: dict) -> str:
-    """An item's outcome in one run (`core.paired.item_outcomes`): right/wrong for items only marked scored
+    """An item's outcome in one run (`store.paired.item_outcomes`): right/wrong for items only marked scored
     (loglik's `ok`), else its attempts' statuses."""
     if item["statuses"] == [SCORED_STATUS] and item.get("correct") is not None:
         return "right" if item["correct"] else "wrong"

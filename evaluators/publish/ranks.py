@@ -27,10 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from evaluators.core import paired, stats
+from evaluators.core import stats
 from evaluators.core.contract import Metric
 from evaluators.publish.incremental import digest
 from evaluators.publish.views import Leaderboard
+from evaluators.store import paired
 
 RESAMPLES = 1000
 SEED = 0

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 from tests.conftest import REPO, run_cli
 
 FIXTURE = REPO / "tests" / "fixtures" / "builtin_numbers.json"
@@ -117,7 +117,7 @@ def chat_replies(results: Path) -> list[dict[str, Any]]:
 
 def record(tiny_model: dict, evaluator: str) -> dict[str, Any]:
     """A fresh recording of one evaluator's built-in benchmarks ("loglik" or "chat")."""
-    from evaluators.core.llamacpp import LlamaServer
+    from evaluators.models.llamacpp import LlamaServer
 
     with tempfile.TemporaryDirectory() as tmp:
         results = Path(tmp) / "results"
@@ -137,7 +137,7 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help=f"record into {FIXTURE} (the other evaluator's "
                                                              "numbers there are kept)")
     args = parser.parse_args()
-    from evaluators.core.tinymodel import cached_tiny
+    from evaluators.models.tinymodel import cached_tiny
 
     fresh = record(cached_tiny(REPO / ".cache" / "test-models", gguf=True), args.evaluator)
     recorded = json.loads(FIXTURE.read_text(encoding="utf-8")) if FIXTURE.exists() else {"numbers": {}}

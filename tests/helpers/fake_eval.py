@@ -9,8 +9,8 @@ import sys
 import time
 
 from evaluators.core.errors import BananaError
-from evaluators.core.runs import RunSpec, start_run
-from evaluators.core.store import Store
+from evaluators.runs.runs import RunSpec, start_run
+from evaluators.store.store import Store
 
 
 def main() -> int:

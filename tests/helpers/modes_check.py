@@ -13,7 +13,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from evaluators.core.store import Store
+from evaluators.store.store import Store
 
 
 def write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:

@@ -15,9 +15,9 @@ import struct
 import zlib
 from pathlib import Path
 
-from evaluators.core.runs import RunSpec, start_run
 from evaluators.core.stats import fixed_item_elo, wilson_interval
-from evaluators.core.store import Store
+from evaluators.runs.runs import RunSpec, start_run
+from evaluators.store.store import Store
 
 XSS_NAME = '<script>alert("name")</script><img src=x onerror=alert(1)>'
 XSS_OUTPUT = ('<script>alert("raw")</script><img src=x onerror=alert(2)> '

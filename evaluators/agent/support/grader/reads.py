@@ -1,6 +1,6 @@
 """Which files of the staged copy the build and the tests open: inotify on every folder, for `agent validate`.
 
-The mutation check (evaluators/agent/mutation.py) needs to know what the hidden tests read, whatever the
+The mutation check (evaluators/agent/grading/mutation.py) needs to know what the hidden tests read, whatever the
 language: the Go compiler reading embedded data, a Python test opening a fixture, a C++ build reading
 headers. inotify sees every open of a watched folder's files by any process of this user, needs no
 privilege (unlike a syscall trace inside a container) and costs nothing measurable. Standard library only

@@ -1,0 +1,1 @@
+"""Running attempts: the batch runner, one attempt, the stuck monitor, events, reference replays, reviews, scores."""

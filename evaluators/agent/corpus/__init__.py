@@ -1,0 +1,1 @@
+"""The task corpus: the task format, pinned repositories, validation and its ledger, lint, measurement, importers."""

@@ -1,0 +1,1 @@
+"""The models behind the evaluators: backends (transformers, GGUF, llama.cpp servers), llama.cpp itself, the test models."""

@@ -1,0 +1,1 @@
+"""Benchmark specs: the TOML language, its records and data files, few-shot draws; the built-in specs sit beside the code."""
