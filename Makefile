@@ -5,9 +5,10 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
-# xdist workers (`auto`: one per core; 0 runs in one process). loadgroup keeps each xdist_group on one worker.
+# xdist workers (`auto`: one per core; 0 runs in one process). loadgroup keeps each xdist_group on one worker;
+# --no-loadscope-reorder keeps the slowest-first order of tests/durations.json (else groups go by their size).
 WORKERS ?= auto
-PYTEST := $(PY) -m pytest -n $(WORKERS) --dist loadgroup --durations=25
+PYTEST := $(PY) -m pytest -n $(WORKERS) --dist loadgroup --no-loadscope-reorder --durations=25
 
 PI_DIR := evaluators/agent/pi
 PI_STAMP := $(PI_DIR)/node_modules/.package-lock.json

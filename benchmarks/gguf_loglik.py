@@ -157,7 +157,7 @@ def main() -> None:
     elif args.gguf is None:
         from evaluators.models.tinymodel import cached_tiny
 
-        tiny = cached_tiny(REPO / ".cache" / "test-models")
+        tiny = cached_tiny(REPO / ".cache" / "tiny-models")
         args.gguf, args.hf = tiny["gguf"], args.hf or tiny["path"]
     local = GGUFBackend(args.gguf, threads=args.threads)
     packed_model = Model(Path(args.gguf), n_ctx=None, n_batch=512, n_seq_max=64, threads=args.threads, n_gpu_layers=0)

@@ -43,7 +43,7 @@ def build_model(hidden: int, layers: int) -> Path:
     """A random Llama with the tiny model's tokenizer (built once per shape)."""
     from evaluators.models.tinymodel import cached_tiny
 
-    tiny = Path(cached_tiny(REPO / ".cache" / "test-models", gguf=False)["path"])
+    tiny = Path(cached_tiny(REPO / ".cache" / "tiny-models", gguf=False)["path"])
     out = REPO / ".cache" / "bench-models" / f"llama-h{hidden}-l{layers}"
     if (out / "config.json").is_file():
         return out

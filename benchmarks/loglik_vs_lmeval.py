@@ -73,7 +73,7 @@ def main() -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    tokenizer = AutoTokenizer.from_pretrained(cached_tiny(REPO / ".cache" / "test-models")["path"])
+    tokenizer = AutoTokenizer.from_pretrained(cached_tiny(REPO / ".cache" / "tiny-models")["path"])
     torch.manual_seed(args.seed)
     config = LlamaConfig(**PRESETS[args.preset], max_position_embeddings=2048, tie_word_embeddings=False)
     model = LlamaForCausalLM(config).to(device=args.device, dtype=getattr(torch, args.dtype)).eval()

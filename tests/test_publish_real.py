@@ -18,7 +18,7 @@ import pytest
 from evaluators.publish import fmt
 from evaluators.publish.queries.itemdata import unpack
 from evaluators.store.store import Store
-from tests.conftest import REPO, run_cli
+from tests.conftest import REPO, TINY_MODELS, run_cli
 from tests.helpers.site_check import page_problems, site_pages
 from tests.mock_openai import MockOpenAI, Reply, Rule
 
@@ -55,7 +55,7 @@ def real(tmp_path_factory, tiny_model) -> tuple[Path, Path]:
     work = tmp_path_factory.mktemp("real")
     results = work / "results"
     loglik(results, "steady", tiny_model["path"])
-    loglik(results, EVIL, cached_tiny(REPO / ".cache" / "test-models", seed=1, gguf=False)["path"])
+    loglik(results, EVIL, cached_tiny(TINY_MODELS, seed=1, gguf=False)["path"])
     chat(results, "steady", default="The answer is A")
     chat(results, EVIL, default=EVIL_OUTPUT,
          rules=[Rule(match="notebooks", reply=Reply(content="#### 14")),

@@ -23,7 +23,7 @@ from evaluators.models.backends.discovery import ServerOptions, discover
 from evaluators.models.llamacpp import LlamaServer
 from evaluators.models.tinymodel import cached_tiny
 from evaluators.store.store import Store
-from tests.conftest import REPO, cli_env, run_cli
+from tests.conftest import REPO, TINY_MODELS, cli_env, run_cli
 
 pytestmark = pytest.mark.slow
 
@@ -127,7 +127,7 @@ def test_two_replicas_share_a_run_and_one_killed_mid_run_loses_nothing(pair, tin
 
 
 def test_a_replica_serving_another_model_file_is_refused_before_anything_is_written(pair, tmp_path):
-    other = cached_tiny(REPO / ".cache" / "test-models", seed=1, gguf=True)
+    other = cached_tiny(TINY_MODELS, seed=1, gguf=True)
     results = tmp_path / "results"
     with serve(other["gguf"]) as odd:
         url = odd.base_url

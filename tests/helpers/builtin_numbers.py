@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.store.store import Store
-from tests.conftest import REPO, run_cli
+from tests.conftest import REPO, TINY_MODELS, run_cli
 
 FIXTURE = REPO / "tests" / "fixtures" / "builtin_numbers.json"
 SAMPLES = REPO / "tasks" / "samples"
@@ -139,7 +139,7 @@ def main() -> int:
     args = parser.parse_args()
     from evaluators.models.tinymodel import cached_tiny
 
-    fresh = record(cached_tiny(REPO / ".cache" / "test-models", gguf=True), args.evaluator)
+    fresh = record(cached_tiny(TINY_MODELS, gguf=True), args.evaluator)
     recorded = json.loads(FIXTURE.read_text(encoding="utf-8")) if FIXTURE.exists() else {"numbers": {}}
     recorded["numbers"] = {k: v for k, v in recorded["numbers"].items()
                            if (v["evaluator"] != args.evaluator)} | fresh["numbers"]
