@@ -20,6 +20,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,11 +96,17 @@ def _one_line(text: str, limit: int = 90) -> str:
 
 
 def run_checks(cache: Path) -> list[Check]:
-    checks = [_python_packages(), _host_node(), _host_pi()]
-    checks += _sandbox_checks()
-    checks.append(_guard("Chromium on the host (Playwright)", _host_chromium, f"apt-get install chromium ({SYSTEM_DEPS})"))
-    checks.append(_guard("llama.cpp server (xllamacpp)", lambda: _llama_server(cache), "make venv (the [gguf] extra)"))
-    return checks
+    """Every row, in the table's order. The three slow parts (the sandbox's containers, Chromium on the host, a
+    llama.cpp server) are checked at once, a thread each: they mostly wait on processes they started, so the
+    table takes about as long as the slowest of them (it runs first in `make test` and `make demo`)."""
+    with ThreadPoolExecutor(max_workers=3, thread_name_prefix="doctor") as pool:
+        sandbox = pool.submit(_sandbox_checks)
+        host_chromium = pool.submit(_guard, "Chromium on the host (Playwright)", _host_chromium,
+                                    f"apt-get install chromium ({SYSTEM_DEPS})")
+        llama = pool.submit(_guard, "llama.cpp server (xllamacpp)", lambda: _llama_server(cache),
+                            "make venv (the [gguf] extra)")
+        checks = [_python_packages(), _host_node(), _host_pi()]
+        return checks + sandbox.result() + [host_chromium.result(), llama.result()]
 
 
 def _guard(part: str, check: Callable[[], Check], fix: str) -> Check:
