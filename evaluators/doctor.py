@@ -96,7 +96,7 @@ def _one_line(text: str, limit: int = 90) -> str:
 
 
 def run_checks(cache: Path) -> list[Check]:
-    """Every row, in the table's order. The three slow parts (the sandbox's containers, Chromium on the host, a
+    """Every row, in the table's order. The slow parts (the sandbox's containers, Chromium on the host, a
     llama.cpp server) are checked at once, a thread each: they mostly wait on processes they started, so the
     table takes about as long as the slowest of them (it runs first in `make test` and `make demo`)."""
     with ThreadPoolExecutor(max_workers=3, thread_name_prefix="doctor") as pool:
@@ -204,8 +204,10 @@ def _sandbox_checks() -> list[Check]:
     if not base.ok:
         return [base] + [Check(part, False, "needs a working podman sandbox", "fix the podman sandbox first")
                          for part in dependent]
-    return [base, _guard(dependent[0], lambda: _toolchains(sandbox), SYSTEM_DEPS),
-            _guard(dependent[1], lambda: _sandbox_chromium(sandbox), SYSTEM_DEPS)]
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="doctor-sandbox") as pool:   # containers of their own
+        toolchains = pool.submit(_guard, dependent[0], lambda: _toolchains(sandbox), SYSTEM_DEPS)
+        chromium = pool.submit(_guard, dependent[1], lambda: _sandbox_chromium(sandbox), SYSTEM_DEPS)
+        return [base, toolchains.result(), chromium.result()]
 
 
 def _image(podman):

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
 
 SUITE = {
@@ -48,6 +50,7 @@ def test_files_and_groups_by_recorded_time_then_tests_by_theirs_unknown_last(tmp
                      "test_a1", "test_a2"]
 
 
+@pytest.mark.slow         # two xdist workers start: seconds
 def test_a_run_on_xdist_workers_merges_its_durations_into_the_record(tmp_path: Path):
     files = {"test_t.py": "import time\n\n\ndef test_quick():\n    pass\n\n\ndef test_slow():\n    time.sleep(1.2)\n"}
     old = {"suite/test_gone.py::test_x": 50, "suite/test_t.py::test_quick": 9.0}
