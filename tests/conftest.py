@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parent.parent
 TINY_MODELS = REPO / ".cache" / "tiny-models"
 # Task fixtures hold their own hidden tests (verify/test_*.py), run inside the sandbox, never by this suite.
 collect_ignore_glob = ["fixtures/*"]
-pytest_plugins = ["tests.helpers.slowest_first"]
+pytest_plugins = ["tests.helpers.slowest_first", "tests.helpers.xdist_groups"]
 _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 # Read once, when huggingface_hub is imported: a call that sets them needs a fresh interpreter.
 _READ_AT_IMPORT = ("HF_ENDPOINT", "HF_HOME", "HF_HUB_CACHE", "HF_HUB_OFFLINE")

@@ -1,6 +1,7 @@
-"""The slowest-first order (tests/helpers/slowest_first.py) on a small suite run by a real pytest: files and xdist
-groups by their recorded time, tests within them by theirs, unknown tests last in place; `--record-durations`
-merges a run (on xdist workers too) into the record; a broken record is a one-line usage error."""
+"""How tests are spread over xdist workers, on small suites run by a real pytest. The slowest-first order
+(tests/helpers/slowest_first.py): files and xdist groups by their recorded time, tests within them by theirs,
+unknown tests last in place; `--record-durations` merges a run (on xdist workers too) into the record; a broken
+record is a one-line usage error. xdist groups (tests/helpers/xdist_groups.py): one worker runs a group."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ RECORD = {"suite/test_b.py::test_b_slow": 30, "suite/test_b.py::test_b_mid": 5, 
 
 def pytest_in(root: Path, *args: str) -> subprocess.CompletedProcess:
     (root / "pytest.ini").touch()
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.helpers.slowest_first", "-p", "no:cacheprovider",
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.helpers.slowest_first", "-p",
+                           "tests.helpers.xdist_groups", "-p", "no:cacheprovider",
                            "-c", str(root / "pytest.ini"), "--rootdir", str(root), *args], cwd=root, text=True,
                           capture_output=True, timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)})
 
@@ -72,3 +74,19 @@ def test_a_broken_record_is_a_usage_error_naming_its_line(tmp_path: Path):
     (root / "tests" / "durations.json").write_text('{"suite/test_b.py::test_b_slow": "slow"}')
     proc = pytest_in(root, "--collect-only", "-q", "suite")
     assert proc.returncode == 4 and "suite/test_b.py::test_b_slow: 'slow' is not a number of seconds" in proc.stderr
+
+
+@pytest.mark.slow         # two xdist workers start: seconds
+def test_one_worker_runs_a_group_and_builds_its_module_fixture_once(tmp_path: Path):
+    builds = tmp_path / "builds"
+    module = ("import os\nimport pytest\n\nG = pytest.mark.xdist_group('g')\n\n\n@pytest.fixture(scope='module')\n"
+              f"def shared():\n    with open({str(builds)!r}, 'a') as fh:\n        fh.write(f'{{os.getpid()}}\\n')\n\n\n"
+              + "".join(f"@G\ndef test_g{i}(shared):\n    pass\n\n\ndef test_free{i}():\n    pass\n\n\n"
+                        for i in range(4)))
+    root = project(tmp_path, {"test_m.py": module}, {})
+    proc = pytest_in(root, "-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder", "-v", "suite")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    workers = {line.split()[0] for line in proc.stdout.splitlines() if "PASSED" in line and "::test_g" in line}
+    assert len(workers) == 1 and all("@g" in line for line in proc.stdout.splitlines() if "::test_g" in line), \
+        proc.stdout
+    assert len(builds.read_text().split()) == 1
