@@ -1,0 +1,104 @@
+"""Go subtests get their own test ids, and a panicking test no longer takes the rest of its binary with it.
+
+A real Go package with a table test, a subtest that panics at the start and a test after it goes through the
+go runner natively (`agent validate --native --write-tests`, one run per side): the written lists name the cases
+(`.::TestTable/two`), the test after the panic is proven pass-to-pass instead of "never ran", and the canary pair
+still marks the start state's record, whose first test process ended early, as one that earns no credit.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from evaluators.agent.corpus.datasets import load_task
+from evaluators.agent.grading.verification import verify_native
+from tests.conftest import run_cli
+from tests.helpers.agent import write_task
+
+pytestmark = pytest.mark.skipif(shutil.which("go") is None, reason="needs the go toolchain")
+
+START = """package calc
+
+func Add(a, b int) int {
+	if a == 2 {
+		return a * b + 1
+	}
+	return a + b
+}
+
+func Explode() int {
+	var m map[string]int
+	m["boom"] = 1
+	return 0
+}
+"""
+FIXED = START.replace("return a * b + 1", "return a + b").replace(
+    'var m map[string]int\n\tm["boom"] = 1\n\treturn 0', "return 1")
+HIDDEN = """package calc
+
+import "testing"
+
+func TestTable(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		a, b, want int
+	}{{"one", 1, 1, 2}, {"two", 2, 2, 4}, {"with space", 3, 4, 7}} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Add(c.a, c.b); got != c.want {
+				t.Fatalf("Add(%d, %d) = %d", c.a, c.b, got)
+			}
+		})
+	}
+}
+
+func TestPanics(t *testing.T) {
+	t.Run("deep", func(t *testing.T) {
+		if Explode() != 1 {
+			t.Fatal("no")
+		}
+	})
+}
+
+func TestAfter(t *testing.T) {
+	t.Run("nested/level", func(t *testing.T) {})
+}
+"""
+
+
+@pytest.fixture
+def task_root(tmp_path: Path) -> Path:
+    root = tmp_path / "tasks"
+    write_task(root, "coding/go/cases", prompt="fix it", tags=("go",), verify_toml='runner = "go"\ntests = []',
+               files={"go.mod": "module example.com/calc\n\ngo 1.19\n", "calc.go": START},
+               verify={"calc_hidden_test.go": HIDDEN}, solution={"calc.go": FIXED})
+    return root
+
+
+def test_subtests_are_recorded_and_a_panic_leaves_the_other_tests_their_verdict(task_root: Path, tmp_path: Path):
+    task = load_task(task_root / "coding/go/cases", task_root)
+    run = verify_native(task, task.dir / "workspace", task.dir / "workspace", tmp_path / "stage")
+    outcomes = {test: rec.outcome for test, rec in run.records.items()}
+    assert outcomes == {
+        ".::TestTable": "failed", ".::TestTable/one": "passed", ".::TestTable/two": "failed",
+        ".::TestTable/with_space": "passed",
+        ".::TestPanics": "failed", ".::TestPanics/deep": "failed",
+        # ran again on its own after the panic ended the binary
+        ".::TestAfter": "passed", ".::TestAfter/nested/level": "passed",
+    }, run.log[-3000:]
+    assert "-test.run=^TestAfter$" in run.log and "-test.run=^TestTable$" not in run.log
+    assert run.verdict.reason.startswith("tampered record:") is False    # no credit to take away: it failed
+
+
+def test_validate_writes_case_ids_and_proves_the_tests_after_a_panic(task_root: Path):
+    out = run_cli("agent", "validate", "--native", "--runs", "1", "--write-tests", "--tasks-dir", str(task_root),
+                  "--json", "coding/go/cases")
+    assert out.returncode == 0, out.stdout + out.stderr
+    verify = tomllib.loads((task_root / "coding/go/cases/task.toml").read_text())["verify"]
+    assert verify["fail_to_pass"] == [".::TestPanics", ".::TestPanics/deep", ".::TestTable", ".::TestTable/two"]
+    assert verify["pass_to_pass"] == [".::TestAfter", ".::TestAfter/nested/level", ".::TestTable/one",
+                                      ".::TestTable/with_space"]
+    assert "never ran at the start" not in out.stdout
