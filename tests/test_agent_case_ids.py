@@ -1,4 +1,6 @@
-"""Go subtests get their own test ids, and a panicking test no longer takes the rest of its binary with it.
+"""Cases get test ids of their own where the framework names them: Go subtests and node's nested tests, so a
+table test of hundreds of cases is not one verdict; and a panicking Go test no longer takes its binary's other
+tests with it.
 
 A real Go package with a table test, a subtest that panics at the start and a test after it goes through the
 go runner natively (`agent validate --native --write-tests`, one run per side): the written lists name the cases
@@ -19,7 +21,7 @@ from evaluators.agent.grading.verification import verify_native
 from tests.conftest import run_cli
 from tests.helpers.agent import write_task
 
-pytestmark = pytest.mark.skipif(shutil.which("go") is None, reason="needs the go toolchain")
+needs_go = pytest.mark.skipif(shutil.which("go") is None, reason="needs the go toolchain")
 
 START = """package calc
 
@@ -78,6 +80,7 @@ def task_root(tmp_path: Path) -> Path:
     return root
 
 
+@needs_go
 def test_subtests_are_recorded_and_a_panic_leaves_the_other_tests_their_verdict(task_root: Path, tmp_path: Path):
     task = load_task(task_root / "coding/go/cases", task_root)
     run = verify_native(task, task.dir / "workspace", task.dir / "workspace", tmp_path / "stage")
@@ -93,6 +96,7 @@ def test_subtests_are_recorded_and_a_panic_leaves_the_other_tests_their_verdict(
     assert run.verdict.reason.startswith("tampered record:") is False    # no credit to take away: it failed
 
 
+@needs_go
 def test_validate_writes_case_ids_and_proves_the_tests_after_a_panic(task_root: Path):
     out = run_cli("agent", "validate", "--native", "--runs", "1", "--write-tests", "--tasks-dir", str(task_root),
                   "--json", "coding/go/cases")
@@ -102,3 +106,37 @@ def test_validate_writes_case_ids_and_proves_the_tests_after_a_panic(task_root: 
     assert verify["pass_to_pass"] == [".::TestAfter", ".::TestAfter/nested/level", ".::TestTable/one",
                                       ".::TestTable/with_space"]
     assert "never ran at the start" not in out.stdout
+
+
+NODE_HIDDEN = """import { describe, it, test } from 'node:test';
+import assert from 'node:assert';
+import { double } from '../double.js';
+
+describe('double', () => {
+  it('of two', () => assert.strictEqual(double(2), 4));
+  describe('of negatives', () => {
+    it('of minus one', () => assert.strictEqual(double(-1), -2));
+  });
+});
+
+test('table', async (t) => {
+  for (const n of [0, 5]) await t.test(`n=${n}`, () => assert.strictEqual(double(n), n + n));
+});
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_node_cases_are_named_under_their_suites(tmp_path: Path):
+    root = tmp_path / "tasks"
+    write_task(root, "coding/js/cases", prompt="fix it", tags=("javascript",), verify_toml='runner = "node"\ntests = []',
+               files={"package.json": '{"type": "module"}\n',
+                      "double.js": "export const double = (n) => (n < 0 ? n : n * 2);\n"},
+               verify={"test/hidden.test.js": NODE_HIDDEN})
+    task = load_task(root / "coding/js/cases", root)
+    run = verify_native(task, task.dir / "workspace", task.dir / "workspace", tmp_path / "stage")
+    file = "test/hidden.test.js::"
+    assert {test[len(file):]: rec.outcome for test, rec in run.records.items()} == {
+        "double": "failed", "double > of two": "passed", "double > of negatives": "failed",
+        "double > of negatives > of minus one": "failed",
+        "table": "passed", "table > n=0": "passed", "table > n=5": "passed",
+    }, run.log[-3000:]
