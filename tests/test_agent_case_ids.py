@@ -17,7 +17,11 @@ from pathlib import Path
 import pytest
 
 from evaluators.agent.corpus.datasets import load_task
+from evaluators.agent.grading import testproof
+from evaluators.agent.grading.verdict import TestOutcome
 from evaluators.agent.grading.verification import verify_native
+from evaluators.agent.grading.verifyspec import parse
+from evaluators.core.errors import BadInput
 from tests.conftest import run_cli
 from tests.helpers.agent import write_task
 
@@ -140,3 +144,16 @@ def test_node_cases_are_named_under_their_suites(tmp_path: Path):
         "double > of negatives > of minus one": "failed",
         "table": "passed", "table > n=0": "passed", "table > n=5": "passed",
     }, run.log[-3000:]
+
+
+def test_counts_of_target_tests_go_by_cases_while_the_verdict_needs_the_parents_too():
+    spec = parse({"runner": "go", "fail_to_pass": [".::TestToml", ".::TestToml/decode", ".::TestToml/decode/dup-08"],
+                  "pass_to_pass": [".::TestToml/decode/ok", "pkg/sub::TestOther", "pkg/sub::TestOther/a/b"]},
+                 lambda key, message: BadInput(f"{key}: {message}"))
+    outcomes = {".::TestToml": "failed", ".::TestToml/decode": "failed", ".::TestToml/decode/dup-08": "passed",
+                ".::TestToml/decode/ok": "failed", "pkg/sub::TestOther": "passed", "pkg/sub::TestOther/a/b": "passed"}
+    records = {test: TestOutcome(outcome) for test, outcome in outcomes.items()}
+    assert testproof.target_tests(spec, records) == {"fixed": 1, "fail_to_pass": 1, "broke": 1, "pass_to_pass": 2}
+    node = ["f.js::suite", "f.js::suite > inner", "f.js::suite > inner > case", "f.js::alone"]
+    assert testproof.cases_only(node, "node") == ["f.js::suite > inner > case", "f.js::alone"]
+    assert testproof.cases_only([".::TestA", ".::TestA/x"], "pytest") == [".::TestA", ".::TestA/x"]
