@@ -122,6 +122,14 @@ def test_the_corpus_meets_the_quotas_of_issue_21(name: str):
     assert measured >= bound if comparison == ">=" else measured <= bound, f"{name}: {measured}, wanted {comparison} {bound}"
 
 
+def test_real_issue_tasks_date_their_report():
+    """When the issue was opened (or, without an issue, the pull request that reported the bug), or why not known."""
+    undated = [i for i, t in REAL.items() if not t.provenance.get("issue_date")
+               and "# issue_date unknown: " not in (t.dir / "task.toml").read_text(encoding="utf-8")]
+    assert undated == [], "no issue_date and no '# issue_date unknown: why' line"
+    assert len([t for t in REAL.values() if t.provenance.get("issue_date")]) >= 41
+
+
 @pytest.mark.parametrize("task_id", sorted(REAL))
 def test_real_issue_task_provenance_licence_and_own_words(task_id: str, start_of):
     task = REAL[task_id]
