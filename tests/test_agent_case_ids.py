@@ -69,6 +69,12 @@ func TestPanics(t *testing.T) {
 	})
 }
 
+func TestBoom(t *testing.T) {
+	if Explode() != 1 {
+		t.Fatal("no")
+	}
+}
+
 func TestAfter(t *testing.T) {
 	t.Run("nested/level", func(t *testing.T) {})
 }
@@ -93,10 +99,10 @@ def test_subtests_are_recorded_and_a_panic_leaves_the_other_tests_their_verdict(
         ".::TestTable": "failed", ".::TestTable/one": "passed", ".::TestTable/two": "failed",
         ".::TestTable/with_space": "passed",
         ".::TestPanics": "failed", ".::TestPanics/deep": "failed",
-        # ran again on its own after the panic ended the binary
-        ".::TestAfter": "passed", ".::TestAfter/nested/level": "passed",
+        # ran again on their own after the panic ended the binary; a test that panics itself is failed, not passed
+        ".::TestBoom": "failed", ".::TestAfter": "passed", ".::TestAfter/nested/level": "passed",
     }, run.log[-3000:]
-    assert "-test.run=^TestAfter$" in run.log and "-test.run=^TestTable$" not in run.log
+    assert "-test.run=^TestBoom$" in run.log and "-test.run=^TestAfter$" in run.log and "-test.run=^TestTable$" not in run.log
     assert run.verdict.reason.startswith("tampered record:") is False    # no credit to take away: it failed
 
 
@@ -106,7 +112,8 @@ def test_validate_writes_case_ids_and_proves_the_tests_after_a_panic(task_root: 
                   "--json", "coding/go/cases")
     assert out.returncode == 0, out.stdout + out.stderr
     verify = tomllib.loads((task_root / "coding/go/cases/task.toml").read_text())["verify"]
-    assert verify["fail_to_pass"] == [".::TestPanics", ".::TestPanics/deep", ".::TestTable", ".::TestTable/two"]
+    assert verify["fail_to_pass"] == [".::TestBoom", ".::TestPanics", ".::TestPanics/deep", ".::TestTable",
+                                      ".::TestTable/two"]
     assert verify["pass_to_pass"] == [".::TestAfter", ".::TestAfter/nested/level", ".::TestTable/one",
                                       ".::TestTable/with_space"]
     assert "never ran at the start" not in out.stdout
