@@ -4,8 +4,8 @@ tests with it.
 
 A real Go package with a table test, a subtest that panics at the start and a test after it goes through the
 go runner natively (`agent validate --native --write-tests`, one run per side): the written lists name the cases
-(`.::TestTable/two`), the test after the panic is proven pass-to-pass instead of "never ran", and the canary pair
-still marks the start state's record, whose first test process ended early, as one that earns no credit.
+(`.::TestTable/two`), a test that passes on both sides as a whole stands for its cases, the test after the
+panic is proven pass-to-pass instead of "never ran", and a test that panics itself is failed, not passed.
 """
 
 from __future__ import annotations
@@ -114,8 +114,8 @@ def test_validate_writes_case_ids_and_proves_the_tests_after_a_panic(task_root: 
     verify = tomllib.loads((task_root / "coding/go/cases/task.toml").read_text())["verify"]
     assert verify["fail_to_pass"] == [".::TestBoom", ".::TestPanics", ".::TestPanics/deep", ".::TestTable",
                                       ".::TestTable/two"]
-    assert verify["pass_to_pass"] == [".::TestAfter", ".::TestAfter/nested/level", ".::TestTable/one",
-                                      ".::TestTable/with_space"]
+    # TestAfter passes on both sides as a whole and stands for its case; TestTable has a fail-to-pass case
+    assert verify["pass_to_pass"] == [".::TestAfter", ".::TestTable/one", ".::TestTable/with_space"]
     assert "never ran at the start" not in out.stdout
 
 
@@ -164,3 +164,5 @@ def test_counts_of_target_tests_go_by_cases_while_the_verdict_needs_the_parents_
     node = ["f.js::suite", "f.js::suite > inner", "f.js::suite > inner > case", "f.js::alone"]
     assert testproof.cases_only(node, "node") == ["f.js::suite > inner > case", "f.js::alone"]
     assert testproof.cases_only([".::TestA", ".::TestA/x"], "pytest") == [".::TestA", ".::TestA/x"]
+    both = [".::TestA", ".::TestA/x", ".::TestA/x/y", ".::TestB/z", "p/q::TestC/w"]
+    assert testproof.without_cases_of_listed(both, "go") == [".::TestA", ".::TestB/z", "p/q::TestC/w"]

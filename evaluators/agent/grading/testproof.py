@@ -74,19 +74,29 @@ def prove(start: Sequence[Records], solution: Sequence[Records]) -> Proof:
     return proof
 
 
+def _parents(test: str, runner: str) -> list[str]:
+    """The ids of the tests that hold `test` as a case, nearest first (none for runners without cases)."""
+    separator = CASE_SEPARATORS.get(runner)
+    head, colons, name = test.partition("::")
+    out = []
+    while separator and separator in name:
+        name = name.rpartition(separator)[0]
+        out.append(head + colons + name)
+    return out
+
+
 def cases_only(tests: Sequence[str], runner: str) -> list[str]:
     """`tests` without the parents whose cases are listed too (a Go test with its subtests, a node suite with its
     tests): they count through their cases, so one fixed case of a 700-case test counts once, not with its parents."""
-    separator = CASE_SEPARATORS.get(runner)
-    if separator is None:
-        return list(tests)
-    parents = set()
-    for test in tests:
-        head, colons, name = test.partition("::")
-        while separator in name:
-            name = name.rpartition(separator)[0]
-            parents.add(head + colons + name)
+    parents = {parent for test in tests for parent in _parents(test, runner)}
     return [t for t in tests if t not in parents]
+
+
+def without_cases_of_listed(tests: Sequence[str], runner: str) -> list[str]:
+    """Pass-to-pass `tests` without the cases of a parent that is pass-to-pass as a whole: the parent passes only
+    when all its cases do, so it stands for them (a test with a fail-to-pass case is still listed case by case)."""
+    listed = set(tests)
+    return [t for t in tests if not listed.intersection(_parents(t, runner))]
 
 
 def target_tests(spec: VerifySpec, records: Records) -> dict[str, int] | None:
