@@ -5,7 +5,8 @@ tests with it.
 A real Go package with a table test, a subtest that panics at the start and a test after it goes through the
 go runner natively (`agent validate --native --write-tests`, one run per side): the written lists name the cases
 (`.::TestTable/two`), a test that passes on both sides as a whole stands for its cases, the test after the
-panic is proven pass-to-pass instead of "never ran", and a test that panics itself is failed, not passed.
+panic is proven pass-to-pass instead of "never ran", a test that panics is failed, not passed, and one whose
+goroutine ends even the process that runs it alone is failed by the driver.
 """
 
 from __future__ import annotations
@@ -75,6 +76,14 @@ func TestBoom(t *testing.T) {
 	}
 }
 
+func TestInGoroutine(t *testing.T) {
+	done := make(chan int)
+	go func() { done <- Explode() }()
+	if <-done != 1 {
+		t.Fatal("no")
+	}
+}
+
 func TestAfter(t *testing.T) {
 	t.Run("nested/level", func(t *testing.T) {})
 }
@@ -101,7 +110,9 @@ def test_subtests_are_recorded_and_a_panic_leaves_the_other_tests_their_verdict(
         ".::TestPanics": "failed", ".::TestPanics/deep": "failed",
         # ran again on their own after the panic ended the binary; a test that panics itself is failed, not passed
         ".::TestBoom": "failed", ".::TestAfter": "passed", ".::TestAfter/nested/level": "passed",
+        ".::TestInGoroutine": "failed",  # its goroutine's panic ends even the process that runs it alone
     }, run.log[-3000:]
+    assert "the test process ended (status 2) while this test ran" in run.records[".::TestInGoroutine"].message
     assert "-test.run=^TestBoom$" in run.log and "-test.run=^TestAfter$" in run.log and "-test.run=^TestTable$" not in run.log
     assert run.verdict.reason.startswith("tampered record:") is False    # no credit to take away: it failed
 
@@ -112,8 +123,8 @@ def test_validate_writes_case_ids_and_proves_the_tests_after_a_panic(task_root: 
                   "--json", "coding/go/cases")
     assert out.returncode == 0, out.stdout + out.stderr
     verify = tomllib.loads((task_root / "coding/go/cases/task.toml").read_text())["verify"]
-    assert verify["fail_to_pass"] == [".::TestBoom", ".::TestPanics", ".::TestPanics/deep", ".::TestTable",
-                                      ".::TestTable/two"]
+    assert verify["fail_to_pass"] == [".::TestBoom", ".::TestInGoroutine", ".::TestPanics", ".::TestPanics/deep",
+                                      ".::TestTable", ".::TestTable/two"]
     # TestAfter passes on both sides as a whole and stands for its case; TestTable has a fail-to-pass case
     assert verify["pass_to_pass"] == [".::TestAfter", ".::TestTable/one", ".::TestTable/with_space"]
     assert "never ran at the start" not in out.stdout

@@ -213,10 +213,14 @@ class Driver:
             report, cases = self.report_file(f"go-{pkg}"), self.report_file(f"go-{pkg}-cases")
             self.go_test(binary, cwd, report, (cases, pkg + "::"), canary=True)
             for name in _go_unfinished(self.go_list(binary, cwd), report, pkg + "::"):
-                self.go_test(binary, cwd, report, (cases, pkg + "::"), f"-test.run=^{name}$")
+                status = self.go_test(binary, cwd, report, (cases, pkg + "::"), f"-test.run=^{name}$")
+                if _go_unfinished([name], report, pkg + "::"):  # alone, it ended its process (a goroutine's panic)
+                    with open(cases, "a", encoding="utf-8") as out:
+                        out.write(json.dumps({"id": f"{pkg}::{name}", "outcome": "failed", "message":
+                                              f"the test process ended (status {status}) while this test ran"}) + "\n")
 
     def go_test(self, binary: str, cwd: str, report: str, cases: tuple[str, str], *selection: str,
-                canary: bool = False) -> None:
+                canary: bool = False) -> int:
         """Run a test binary verbosely; its subtests' `--- PASS: TestX/case` lines become record lines in the file
         `cases[0]`, their ids prefixed with `cases[1]` (the top-level tests' come from the recorder)."""
         argv = [binary, "-test.count=1", "-test.v", "-test.timeout=0", *selection]
@@ -236,6 +240,7 @@ class Driver:
                     out.write(json.dumps({"id": cases[1] + case[2].decode(errors="replace"),
                                           "outcome": _GO_OUTCOMES[case[1]], "seconds": float(case[3])}) + "\n")
         sys.stdout.flush()
+        return proc.returncode
 
     def go_list(self, binary: str, cwd: str) -> list[str]:
         """The binary's top-level tests, in the order it runs them."""
