@@ -233,7 +233,7 @@ class Driver:
                 proc.stdin.close()
             except BrokenPipeError:
                 pass
-            for line in proc.stdout:
+            for line in iter(lambda: proc.stdout.readline(1 << 20), b""):  # a line without end is read in pieces
                 sys.stdout.buffer.write(line)
                 case = _GO_CASE.match(line)
                 if case:
