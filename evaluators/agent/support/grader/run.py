@@ -31,6 +31,10 @@ BUILD_FAILED = 3
 TWO_PHASE = ("go", "cargo", "cpp")
 _TEST_MAIN = re.compile(rb"^func\s+TestMain\s*\(", re.M)
 _PACKAGE = re.compile(rb"^package\s+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+_GO_CASE = re.compile(rb"^\s*--- (PASS|FAIL|SKIP): (Test\S*/\S+) \(([0-9.]+)s\)")  # a test's subtest's outcome
+_GO_OUTCOMES = {b"PASS": "passed", b"FAIL": "failed", b"SKIP": "skipped"}
+_GO_TEST = re.compile(r"^Test\w*$")
+MAX_RECORD_READ = 16 << 20
 
 
 class BuildFailed(Exception):
@@ -200,9 +204,52 @@ class Driver:
         return package
 
     def run_go(self) -> None:
+        """Each test binary once; then each top-level test that did not finish (a panic ends the binary) on its own.
+
+        The reruns carry no canaries: the first run's pair is missing already, so such a record earns no credit;
+        they only give every test a verdict of its own."""
         for pkg, binary in self.manifest().items():
-            self.call([binary, "-test.count=1", "-test.v", "-test.timeout=0"],
-                      os.path.normpath(os.path.join(self.ws, pkg)), canary=True, BANANABENCH_REPORT=self.report_file(f"go-{pkg}"))
+            cwd = os.path.normpath(os.path.join(self.ws, pkg))
+            report, cases = self.report_file(f"go-{pkg}"), self.report_file(f"go-{pkg}-cases")
+            self.go_test(binary, cwd, report, (cases, pkg + "::"), canary=True)
+            for name in _go_unfinished(self.go_list(binary, cwd), report, pkg + "::"):
+                status = self.go_test(binary, cwd, report, (cases, pkg + "::"), f"-test.run=^{name}$")
+                if _go_unfinished([name], report, pkg + "::"):  # alone, it ended its process (a goroutine's panic)
+                    with open(cases, "a", encoding="utf-8") as out:
+                        out.write(json.dumps({"id": f"{pkg}::{name}", "outcome": "failed", "message":
+                                              f"the test process ended (status {status}) while this test ran"}) + "\n")
+
+    def go_test(self, binary: str, cwd: str, report: str, cases: tuple[str, str], *selection: str,
+                canary: bool = False) -> int:
+        """Run a test binary verbosely; its subtests' `--- PASS: TestX/case` lines become record lines in the file
+        `cases[0]`, their ids prefixed with `cases[1]` (the top-level tests' come from the recorder)."""
+        argv = [binary, "-test.count=1", "-test.v", "-test.timeout=0", *selection]
+        print(f"$ {' '.join(argv)}", flush=True)
+        line_in = self.next_canary() if canary else b""
+        with subprocess.Popen(argv, cwd=cwd, env=self.env(BANANABENCH_REPORT=report), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE) as proc, open(cases[0], "a", encoding="utf-8") as out:
+            try:
+                proc.stdin.write(line_in)
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
+            for line in iter(lambda: proc.stdout.readline(1 << 20), b""):  # a line without end is read in pieces
+                sys.stdout.buffer.write(line)
+                case = _GO_CASE.match(line)
+                if case:
+                    out.write(json.dumps({"id": cases[1] + case[2].decode(errors="replace"),
+                                          "outcome": _GO_OUTCOMES[case[1]], "seconds": float(case[3])}) + "\n")
+        sys.stdout.flush()
+        return proc.returncode
+
+    def go_list(self, binary: str, cwd: str) -> list[str]:
+        """The binary's top-level tests, in the order it runs them."""
+        try:
+            proc = subprocess.run([binary, "-test.list", "."], cwd=cwd, env=self.env(BANANABENCH_REPORT=os.devnull),
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, timeout=120)
+        except subprocess.TimeoutExpired:
+            return []
+        return [n for n in proc.stdout.decode(errors="replace").split() if _GO_TEST.match(n)]
 
     # -- rust -------------------------------------------------------------------------------
 
@@ -271,6 +318,20 @@ class Driver:
 
     def run_script(self) -> None:
         self.call(["/bin/sh", "-c", self.spec["cmd"]], self.ws, BANANABENCH_REPORT=self.report_file("script"))
+
+
+def _go_unfinished(tests: list[str], report: str, prefix: str) -> list[str]:
+    """The top-level tests without an outcome in the recorder's record."""
+    done = set()
+    with open(report, encoding="utf-8", errors="replace") as fh:
+        for line in fh.read(MAX_RECORD_READ).splitlines():
+            try:
+                test_id = json.loads(line).get("id")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(test_id, str) and test_id.startswith(prefix):
+                done.add(test_id[len(prefix):])
+    return [t for t in tests if t not in done]
 
 
 def _libtest_to_jsonl(logfile: str, out: str, target: str) -> None:
