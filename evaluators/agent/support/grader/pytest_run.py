@@ -9,7 +9,8 @@ is off, the ini option `addopts` is cleared and the plugin behind the `pythonpat
 prepends, and which pytest 7.2 cannot even clear without an ini file) is disabled, so the run is what this
 file says. Every collected test's module (and every conftest) must be the staged file its node names:
 `__spec__.origin` and `__file__` both that file, else the test is recorded as an error (refused). The
-canary pair (canary.py) is collected last, from a module that exists only in memory.
+canary pair (canary.py), from a module that exists only in memory, runs after the task's own test loop, so
+the task's selection (`-k`, `-m`, `--deselect`, node ids) and `-x` never drop it.
 """
 
 from __future__ import annotations
@@ -80,10 +81,23 @@ class Recorder:
             problem = problems[0] if problems else module and not_staged(module.obj, module.path)
             if problem:
                 self.record.add(item.nodeid, "error", message=f"refused: {problem}")
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtestloop(self, session):
+        """The canaries run after the task's own loop, whatever ended it: they are never among the items that
+        the task's `-k`, `-m`, `--deselect` or node ids select from, and `-x` or `--maxfail` cannot skip them."""
+        yield
         if self.canary:
-            config.stash[CANARY] = canary_module(self.canary)
+            try:
+                session._setupstate.teardown_exact(None)    # what a loop cut short by -x left set up
+            except Exception as exc:  # noqa: BLE001 - a fixture's teardown error belongs in the record, not here
+                self.record.add("teardown", "error", message=repr(exc))
+            session.config.stash[CANARY] = canary_module(self.canary)
             path = session.path / f"bananabench_canary_{self.canary[0]}.py"
-            items.extend(CanaryModule.from_parent(session, path=path).collect())
+            canaries = CanaryModule.from_parent(session, path=path).collect()
+            for n, item in enumerate(canaries):
+                following = canaries[n + 1] if n + 1 < len(canaries) else None
+                item.ihook.pytest_runtest_protocol(item=item, nextitem=following)
 
     def pytest_runtest_logreport(self, report) -> None:
         message = str(report.longrepr)[-2000:] if report.longrepr else ""
