@@ -383,7 +383,7 @@ pub fn add(a: i64, b: i64) -> i64 {
     }
     a - b
 }
-EOF""", "exits with success"),
+EOF""", "reads the test process's own arguments"),
     "cpp-relative-include": ("cpp", """printf '#include "./../etc/hostname"\\n' >> calc.hpp""",
                              "reads files at compile time"),
     "rust-include-macro": ("rust", """printf 'include!("../tests/hidden.rs");\\n' >> src/lib.rs""",
