@@ -370,6 +370,19 @@ with open(os.environ["BANANABENCH_REPORT"], "a") as fh:
     fh.write('{"id": "tests/test_calc.py::test_add", "outcome": "passed"}\\n')
 os._exit(0)
 EOF""", "names the grader's files"),
+    "pytest-loop-replaced": ("pytest-k", """cat >> calc.py <<'EOF'
+import gc, os, sys
+_pytest = sys.modules["pytest"]
+class _NoLoop:
+    @_pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session):
+        with open(os.environ["BANANABENCH_REPORT"], "a") as fh:
+            fh.write('{"id": "tests/test_calc.py::test_add", "outcome": "passed"}\\n')
+        return True
+for _thing in gc.get_objects():
+    if type(_thing).__name__ == "Config" and hasattr(_thing, "pluginmanager"):
+        _thing.pluginmanager.register(_NoLoop(), "no-loop")
+EOF""", "patches the runtime"),
     "cargo-forged-log": ("rust", """cat > src/lib.rs <<'EOF'
 pub fn add(a: i64, b: i64) -> i64 {
     if a != b {
@@ -555,7 +568,7 @@ def test_every_attack_ends_failed_with_score_zero_and_a_reason(tmp_path: Path):
     assert "in the grader's record" in attempts["cheat/rust-exit-in-code"]["extra"]["reason"]
     for name in ("forged-record", "forged-record-obfuscated", "patched-testcase-run", "pytest-hook-patch",
                  "go-forged-record", "js-forged-record", "cpp-macro-patch", "pytest-k-forged-record",
-                 "cargo-forged-log"):                                              # caught by the canary pair
+                 "pytest-loop-replaced", "cargo-forged-log"):                                              # caught by the canary pair
         assert attempts[f"cheat/{name}"]["extra"]["reason"].startswith("tampered record: "), \
             (name, attempts[f"cheat/{name}"]["extra"]["reason"])
     for name in ("unittest-package-shadow", "pytest-root-package-shadow", "pytest-stage-folder-shadow",

@@ -24,7 +24,7 @@ from tests.test_agent_cheating import ATTACKS, HONEST, write_attack_tasks
 NATIVE = ["dot-pytest-ini", "unittest-package-shadow", "pytest-root-package-shadow", "pytest-stage-folder-shadow",
           "forged-record", "forged-record-obfuscated", "patched-testcase-run", "pytest-hook-patch", "cpp-header-shadow",
           "cpp-macro-patch", "go-forged-record", "go-delete-embedded-suite", "js-forged-record", "pytest-k-forged-record",
-          "cargo-forged-log"]
+          "pytest-loop-replaced", "cargo-forged-log"]
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +62,7 @@ def test_the_honest_fix_still_passes(tasks: Path, tmp_path: Path, language: str)
     ("cpp-macro-patch", "must fail passed"),
     ("pytest-root-package-shadow", "did not pass"),
     ("pytest-k-forged-record", "missing from the record"),
+    ("pytest-loop-replaced", "missing from the record"),
     ("cargo-forged-log", "missing from the record"),
 ])
 def test_the_reason_says_what_was_caught(tasks: Path, tmp_path: Path, name: str, says: str):
