@@ -60,7 +60,8 @@ class CanaryPair:
             for name in (must_pass, must_fail):
                 if not found[name]:
                     return rest, (f"the canary test of test process {n + 1} is missing from the record: the process "
-                                  "ended before its last test, so the record's passes are not its own")
+                                  "never ran its last test (it exited early, or its test loop was replaced), so the "
+                                  "record's passes are not its own")
             if any(o in ("passed", "skipped") for o in found[must_fail]):
                 return rest, (f"the canary test that must fail passed in test process {n + 1}: the test framework "
                               "was patched")
