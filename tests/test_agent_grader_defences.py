@@ -130,3 +130,23 @@ def test_the_canary_pair_judges_a_record():
     assert "must fail passed in test process 1" in pair.split(patched)[1]
     cut = {k: v for k, v in good.items() if not k.startswith("y::")}
     assert "test process 2 is missing" in pair.split(cut)[1]
+
+
+def test_cargo_unit_tests_carry_the_canary_too(tmp_path: Path):
+    """A `lib` target (tests inside the crate) gets the canary module in src/lib.rs for the build only."""
+    task_dir = tmp_path / "tasks" / "cheat" / "rust-lib"
+    files = {"workspace/Cargo.toml": '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n',
+             "workspace/src/lib.rs": "pub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n\n#[cfg(test)]\nmod hidden;\n",
+             "workspace/src/hidden.rs": "",
+             "verify/src/hidden.rs": "#[test]\nfn adds() {\n    assert_eq!(crate::add(2, 3), 5);\n}\n",
+             "task.toml": 'title = "lib"\ncategory = "cheat"\ntags = ["rust"]\n\n[verify]\nrunner = "cargo"\n'
+                          'targets = ["lib"]\ntests = ["calc::hidden::adds"]\ntimeout_s = 300\n',
+             "prompt.md": "lib\n"}
+    for rel, text in files.items():
+        (task_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+        (task_dir / rel).write_text(text)
+    task = load_task(task_dir, tmp_path / "tasks")
+    run = verify_native(task, task_dir / "workspace", task_dir / "workspace", tmp_path / "stage")
+    assert run.verdict.passed, (run.verdict.reason, run.log[-3000:])
+    assert "zzzz_bananabench_canary::pair ... ok" in run.log
+    assert (tmp_path / "stage" / "ws" / "src" / "lib.rs").read_text() == files["workspace/src/lib.rs"]
