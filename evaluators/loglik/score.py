@@ -22,6 +22,7 @@ from evaluators.loglik.spec import Benchmark
 from evaluators.models.backends.base import Backend, LoglikRequest
 from evaluators.runs.progress import Progress
 from evaluators.runs.runs import Run, RunSpec, finished_run, run_dir
+from evaluators.store import lookups
 from evaluators.store.store import Store
 
 # The item fields a report item and an attempt row carry when the spec maps them.
@@ -154,10 +155,8 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared], make_ro
 
 
 def stored_choices(store: Store, run_id: str) -> dict[str, list[ChoiceScore]]:
-    rows = store.query("SELECT item_id, idx, logprob_sum, n_tokens FROM choices WHERE run_id = ? "
-                       "ORDER BY item_id, idx", [run_id]).rows
     out: dict[str, list[ChoiceScore]] = {}
-    for item_id, _idx, lp, n in rows:
+    for item_id, _idx, lp, n in lookups.choice_logprobs(store, run_id):
         out.setdefault(item_id, []).append(ChoiceScore(lp, n))
     return out
 

@@ -33,12 +33,11 @@ from evaluators.core.atomic import require_writable
 from evaluators.core.contract import AttemptKey
 from evaluators.core.errors import BadInput
 from evaluators.core.shipped import shipped
-from evaluators.publish import apps, artifacts, compare_data, exports, fmt, incremental, ranks
+from evaluators.publish import apps, artifacts, compare_data, fmt, incremental, ranks
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
 from evaluators.publish.links import Links
-from evaluators.publish.queries import Queries, itemdata, reference_note
+from evaluators.publish.queries import Queries, exports, itemdata, reference_note
 from evaluators.publish.views import Attempt, Leaderboard, RunSummary
-from evaluators.store.export import EXPORT_TABLES
 from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
@@ -377,7 +376,7 @@ class SiteBuilder:
         self.render("compare.html.j2", "compare.html", title="Compare two models")
 
     def table_counts(self) -> list[tuple[str, int]]:
-        return [(t, self.q.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in EXPORT_TABLES]
+        return exports.table_counts(self.q.con)
 
 
 def _chunks(rows: int) -> int:

@@ -371,11 +371,7 @@ def start_run(store: Store, spec: RunSpec, *, resume: bool = False, out_dir: str
                                    higher_is_better=headline_metric not in LOWER_IS_BETTER,
                                    description=description or None, con=con)
             # We hold the lock, so any "running" run of this pair was left by a crash.
-            con.execute(
-                "UPDATE runs SET status = ? WHERE status = ? AND model_name = ? "
-                "AND benchmark = ? AND coalesce(split, '') = coalesce(?, '')",
-                [RunStatus.INTERRUPTED, RunStatus.RUNNING, spec.model_name, spec.benchmark, spec.split],
-            )
+            store.mark_interrupted(spec.model_name, spec.benchmark, spec.split, con=con)
         if resume:
             run = _resume(store, spec, lock)
             if run is not None:

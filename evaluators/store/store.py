@@ -367,6 +367,12 @@ class Store:
                       "WHERE run_id = ? AND item_id = ? AND attempt = ?",
                       [status, score, correct, to_json(extra), run_id, item_id, attempt])
 
+    def mark_interrupted(self, model_name: str, benchmark: str, split: str | None, *, con) -> None:
+        """Mark the pair's `running` runs interrupted (called under the pair's run lock, so no process runs them)."""
+        con.execute("UPDATE runs SET status = ? WHERE status = ? AND model_name = ? AND benchmark = ? "
+                    "AND coalesce(split, '') = coalesce(?, '')",
+                    [RunStatus.INTERRUPTED, RunStatus.RUNNING, model_name, benchmark, split])
+
     def set_hidden(self, run_id: str, hidden: bool) -> None:
         with self.write() as c:
             if not c.execute("SELECT 1 FROM runs WHERE run_id = ?", [run_id]).fetchone():

@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from evaluators.core.contract import ERROR, HELD, AttemptKey, Metric, RunStatus, ScoreKey
+from evaluators.store import lookups
 from evaluators.store.store import Store
 
 STATUSES = ("passed", "failed", HELD, "stuck", "timeout", "manual", ERROR)
@@ -70,19 +71,12 @@ def compute_scores(store: Store, run_id: str) -> list[dict[str, Any]]:
     if wall:
         rows.append({"scope": "overall", "key": "", "metric": "mean_wall_s", "value": sum(wall) / len(wall),
                      "n": len(wall)})
-    means = store.query(
-        "SELECT m.metric, avg(m.value), count(*) FROM attempt_metrics m JOIN attempts a USING (run_id, item_id, attempt) "
-        "WHERE m.run_id = ? AND a.status <> ? AND m.metric IN (SELECT unnest(?)) GROUP BY m.metric",
-        [run_id, ERROR, list(MEAN_METRICS)]).rows
-    for metric, value, n in means:
-        if value is not None:
-            rows.append({"scope": "overall", "key": "", "metric": f"mean_{metric}", "value": float(value), "n": int(n)})
+    for metric, value, n in lookups.metric_means(store, run_id, MEAN_METRICS, skip_status=ERROR):
+        rows.append({"scope": "overall", "key": "", "metric": f"mean_{metric}", "value": value, "n": n})
     if model:
-        grades = store.query(
-            "SELECT g.task, avg(g.grade) FROM grades g JOIN attempts a ON a.item_id = g.task AND a.attempt = g.attempt "
-            "WHERE a.run_id = ? AND g.model_name = ? AND a.status = 'manual' GROUP BY g.task", [run_id, model]).rows
+        grades = lookups.mean_grades(store, run_id, model, status="manual")
         if grades:
-            values = [float(v) for _, v in grades]
+            values = [v for _, v in grades]
             rows.append({"scope": "overall", "key": "", "metric": Metric.MANUAL_GRADE, "value": sum(values) / len(values),
                          "n": len(values), "extra": {"scale": "0-5", "tasks": json.dumps(dict(grades))}})
             for task, value in grades:
