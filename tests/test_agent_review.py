@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evaluators.agent import PRESENTATION
 from evaluators.agent.attempts import metrics
 from evaluators.runs.runs import RunSpec, start_run
 from evaluators.store.store import Store
@@ -17,7 +18,8 @@ def _store(root: Path) -> str:
     """An agent run with a pass, a held pass, a held partial credit and a failure (one task each)."""
     store = Store(root)
     spec = RunSpec(evaluator="agent", benchmark="banana-benchmark", model_name="m", backend="server", n_items=4)
-    with start_run(store, spec, policy="public", benchmark_title="banana-benchmark", headline_metric="score") as run:
+    with start_run(store, spec, policy="public", benchmark_title="banana-benchmark", headline_metric="score",
+                   presentation=PRESENTATION) as run:
         rows = [("t/pass", "passed", 1.0, {}),
                 ("t/held", "held", 0.0, {"held": {"status": "passed", "score": 1.0}}),
                 ("t/partial", "held", 0.0, {"held": {"status": "failed", "score": 0.5}}),

@@ -4,3 +4,8 @@ datasets (load + validate) -> run (one attempt row per item, resumable) -> metri
 the correct/wrong/unanswered/error split); extract holds the answer rules, compare the paired A/B
 report, shim the llama-server <-> lm-eval adapter, lmeval_import brings lm-eval runs in.
 """
+
+from evaluators.core.presentation import Presentation, Rank
+
+# What the site shows of chat runs: their scores and the item table (registered by `start_run`).
+PRESENTATION = Presentation(rank=Rank.GENERATION)

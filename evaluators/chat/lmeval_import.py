@@ -22,6 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from evaluators.chat import PRESENTATION
 from evaluators.chat import spec as chat_spec
 from evaluators.chat.extract import EXTRACTION_VERSION, LETTERS, canonical_number, extract, verdict
 from evaluators.chat.metrics import score_rows, summary
@@ -186,7 +187,7 @@ def _store_task(store: Store, task: Task, name: str, info: dict[str, Any], root:
         return lmeval.ImportResult(task.name, existing["run_id"], "unchanged",
                                    summary(store.attempts(existing["run_id"])), duplicates)
     with start_run(store, run_spec, policy=spec.policy, benchmark_title=spec.title, headline_metric=Metric.ACCURACY,
-                   description=spec.description) as run:
+                   description=spec.description, presentation=PRESENTATION) as run:
         for row in rows:
             run.record(row)
         run.flush()

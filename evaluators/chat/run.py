@@ -16,6 +16,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from evaluators.chat import PRESENTATION
 from evaluators.chat import spec as chat_spec
 from evaluators.chat.extract import EXTRACTION_VERSION, grade
 from evaluators.chat.metrics import score_rows, summary
@@ -146,7 +147,7 @@ def run_task(store: Store, backend: ServerBackend, loaded: Loaded, *, name: str,
     record_server_config(store, info)
     note_server_change(store, name, info)
     with start_run(store, run_spec, resume=options.resume, policy=spec.policy, benchmark_title=spec.title,
-                   headline_metric=spec.headline, description=spec.description) as run:
+                   headline_metric=spec.headline, description=spec.description, presentation=PRESENTATION) as run:
         todo = [item for item in items if not run.is_done(item.item_id)]
         if run.resumed:
             log.info("%s: resuming run %s, %d of %d items left", task.name, run.run_id, len(todo), len(items))

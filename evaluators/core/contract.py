@@ -130,6 +130,12 @@ class ScoreKey:
     CI_METHOD = "ci_method"
 
 
+class BenchmarkKey:
+    """Keys of `benchmarks.extra`."""
+
+    PRESENTATION = "presentation"  # what the site shows of its runs, declared by the evaluator (`core.presentation`)
+
+
 class RunKey:
     """Keys of `runs.extra`."""
 

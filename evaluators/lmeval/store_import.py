@@ -19,12 +19,15 @@ from typing import Any
 
 from evaluators.core import lmeval
 from evaluators.core.errors import BadInput, located
+from evaluators.core.presentation import Presentation, Rank
 from evaluators.models.backends.base import Backend
 from evaluators.runs.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
 from evaluators.store.store import Store
 
 EVALUATOR = {lmeval.MULTIPLE_CHOICE: "loglik", "loglikelihood": "loglik", "loglikelihood_rolling": "loglik",
              lmeval.GENERATIVE: "chat"}
+# Imported runs stand on the leaderboard beside the runs of the evaluator they are filed under.
+PRESENTATION = {"loglik": Presentation(rank=Rank.LIKELIHOOD), "chat": Presentation(rank=Rank.GENERATION)}
 HEADLINE = {"loglikelihood_rolling": "word_perplexity", "loglikelihood": "acc", lmeval.GENERATIVE: "exact_match"}
 Z95 = 1.959963984540054
 NOT_METRICS = {"sample_len"}  # lm-eval's document count, stored as each score's n
@@ -213,7 +216,7 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
         return lmeval.ImportResult(task.name, existing["run_id"], "unchanged", brief)
     headline = next((m for m in metrics if m in brief), HEADLINE.get(task.output_type or "", "acc"))
     with start_run(store, spec, policy="public", benchmark_title=f"{task.name} (lm-eval)",
-                   headline_metric=headline) as run:
+                   headline_metric=headline, presentation=PRESENTATION[spec.evaluator]) as run:
         for row in rows:
             run.record({k: v for k, v in row.items() if k not in ("choices", "metrics")}, choices=row["choices"],
                        metrics=row["metrics"])

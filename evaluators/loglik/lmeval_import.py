@@ -18,7 +18,7 @@ from typing import Any
 from evaluators.core import lmeval
 from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput
-from evaluators.loglik import metrics
+from evaluators.loglik import PRESENTATION, metrics
 from evaluators.runs.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
 from evaluators.store.store import Store
 
@@ -107,7 +107,7 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
     if existing is not None:
         return lmeval.ImportResult(task.name, existing["run_id"], "unchanged", summary)
     with start_run(store, spec, policy="public", benchmark_title=f"{task.name} (lm-eval)",
-                   headline_metric="acc") as run:
+                   headline_metric="acc", presentation=PRESENTATION) as run:
         for row in rows:
             run.record({k: v for k, v in row.items() if k != "choices"}, choices=row["choices"])
         run.flush()

@@ -7,7 +7,10 @@ into the store (`run.py`), and combine several groups the way the ModeBench grid
 """
 
 from evaluators.core.contract import Metric
+from evaluators.core.presentation import Presentation, Rank
 
 BENCHMARK = "modebench"
 CUSTOM_BENCHMARK = "modebench-custom"
 HEADLINE_METRIC = Metric.PASS_AT_K
+# What the site shows of ModeBench runs: their scores and the item table (registered by `start_run`).
+PRESENTATION = Presentation(rank=Rank.DIVERSITY)

@@ -20,7 +20,15 @@ from typing import Any
 from evaluators.core.atomic import require_writable
 from evaluators.core.contract import AttemptKey, RunStatus
 from evaluators.core.errors import BadInput
-from evaluators.modes import BENCHMARK, CUSTOM_BENCHMARK, HEADLINE_METRIC, datasets, grading, metrics
+from evaluators.modes import (
+    BENCHMARK,
+    CUSTOM_BENCHMARK,
+    HEADLINE_METRIC,
+    PRESENTATION,
+    datasets,
+    grading,
+    metrics,
+)
 from evaluators.modes.generate import (
     GenerateOptions,
     GenerationSummary,
@@ -268,7 +276,7 @@ def evaluate(opts: EvaluateOptions) -> EvaluationOutcome:
             for u in units for p in u.prompts}
 
     with start_run(store, spec, resume=opts.resume, policy="public", benchmark_title="ModeBench",
-                   headline_metric=HEADLINE_METRIC) as run:
+                   headline_metric=HEADLINE_METRIC, presentation=PRESENTATION) as run:
         artifacts = grading.move_staging(staging, run.dir / ARTIFACTS)
         # Every row comes from modebench's durable journal (a crash here is redone by --resume), so the
         # rows reach the store in one transaction at the end rather than in timed batches.

@@ -251,10 +251,11 @@ class SiteBuilder:
                     self.run_page(self.q.summaries([run])[0])
 
     def run_page(self, summary: RunSummary) -> None:
-        """A run's page and, for agent runs, one page per task (the run page's children: kept along with it)."""
-        agent = summary.benchmark.evaluator == "agent"
+        """A run's page and, when its evaluator shows task pages, one page per task (the run page's children: kept
+        along with it)."""
+        shows = summary.benchmark.presentation
         errors = self.q.errors(summary.run_id)
-        attempts = self.q.attempts(summary.run_id) if agent else []
+        attempts = self.q.attempts(summary.run_id) if shows.task_pages else []
         tasks: dict[str, list[Attempt]] = {}
         for att in attempts:
             tasks.setdefault(att.item_id, []).append(att)
@@ -264,9 +265,9 @@ class SiteBuilder:
                                 strict=True):
             self.task_page(summary, group, files)
         self.emit("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
-                  agent=agent, redacted=self.q.redacted(summary.benchmark.name),
-                  held=self.q.reviewable([summary.run_id]) if agent else [],
-                  items=None if agent else _js_literal(self.item_meta(summary)),
+                  task_pages=shows.task_pages, redacted=self.q.redacted(summary.benchmark.name),
+                  held=self.q.reviewable([summary.run_id]) if shows.held_attempts else [],
+                  items=None if shows.task_pages else _js_literal(self.item_meta(summary)),
                   title=f"{summary.run['model_name']} · {summary.benchmark.title}")
 
     def attempt_files(self, att: Attempt) -> dict[str, Any]:
@@ -287,12 +288,12 @@ class SiteBuilder:
                   title=f"{group[0].item_id} · {summary.run['model_name']}")
 
     def item_runs(self) -> dict[str, str]:
-        """Runs whose item table the site publishes (agent runs list their attempts server-side instead),
-        each mapped to its item set's slug."""
+        """Runs whose item table the site publishes (runs shown as task pages list their attempts server-side
+        instead), each mapped to its item set's slug."""
         out = {}
         for run in self.q.runs():
             bench = self.q.benchmark(run["benchmark"])
-            if bench.evaluator != "agent":
+            if not bench.presentation.task_pages:
                 out[run["run_id"]] = itemdata.set_slug(self.links.bench_slug(bench.name), itemdata.set_key(run))
         return out
 

@@ -190,8 +190,8 @@ def _run_section(q: Queries, w: Writer, s: RunSummary) -> None:
         w.table(Table([scope] + [fmt.metric_label(m) for m in metrics],
                       [[k] + [_value(lookup.get((k, m))) for m in metrics] for k in keys],
                       set(range(1, len(metrics) + 1))))
-    if s.benchmark.evaluator == "agent":
-        _agent_tasks(q, w, s)
+    if s.benchmark.presentation.task_pages:
+        _task_table(q, w, s)
     errors = q.errors(s.run_id)
     if errors:
         w.para(f"Infrastructure errors ({len(errors)}; excluded from the score, retried by --resume):")
@@ -199,8 +199,8 @@ def _run_section(q: Queries, w: Writer, s: RunSummary) -> None:
                       [[e.item_id, str(e.attempt), (e.message or "—")[:120]] for e in errors], {1}))
 
 
-def _agent_tasks(q: Queries, w: Writer, s: RunSummary) -> None:
-    """The agent seed's per-task table: statuses of every attempt, mean score, grades, stuck reasons."""
+def _task_table(q: Queries, w: Writer, s: RunSummary) -> None:
+    """The per-task table (the agent seed's): statuses of every attempt, mean score, grades, stuck reasons."""
     by_task: dict[str, list] = {}
     for att in q.attempts(s.run_id):
         by_task.setdefault(att.item_id, []).append(att)

@@ -31,8 +31,9 @@ from typing import Any
 
 from evaluators import __version__
 from evaluators.core import atomic
-from evaluators.core.contract import LOWER_IS_BETTER, RunKey, RunStatus
+from evaluators.core.contract import LOWER_IS_BETTER, BenchmarkKey, RunKey, RunStatus
 from evaluators.core.errors import BadInput, Interrupted
+from evaluators.core.presentation import PLAIN, Presentation
 from evaluators.core.secrets import scrub
 from evaluators.store.store import Store, utcnow
 
@@ -361,15 +362,17 @@ def run_dir(store: Store, run: dict[str, Any]) -> Path:
 
 def start_run(store: Store, spec: RunSpec, *, resume: bool = False, out_dir: str | os.PathLike | None = None,
               policy: str = "public", benchmark_title: str | None = None, headline_metric: str | None = None,
-              description: str | None = None) -> Run:
-    """Lock (model, benchmark), then resume the latest unfinished run or create a new one."""
+              description: str | None = None, presentation: Presentation = PLAIN) -> Run:
+    """Lock (model, benchmark), then resume the latest unfinished run or create a new one. The benchmark is
+    registered with the evaluator's `presentation` (what the site shows of its runs)."""
     lock = _lock_for(store, spec).acquire()
     try:
         with store.write() as con:
             store.ensure_benchmark(spec.benchmark, spec.evaluator, policy=policy, title=benchmark_title,
                                    version=spec.benchmark_version, headline_metric=headline_metric,
                                    higher_is_better=headline_metric not in LOWER_IS_BETTER,
-                                   description=description or None, con=con)
+                                   description=description or None,
+                                   extra={BenchmarkKey.PRESENTATION: presentation.to_json()}, con=con)
             # We hold the lock, so any "running" run of this pair was left by a crash.
             store.mark_interrupted(spec.model_name, spec.benchmark, spec.split, con=con)
         if resume:

@@ -15,6 +15,10 @@ import struct
 import zlib
 from pathlib import Path
 
+import evaluators.agent as agent_evaluator
+import evaluators.chat as chat_evaluator
+import evaluators.loglik as loglik
+import evaluators.modes as modes_evaluator
 from evaluators.core.stats import fixed_item_elo, wilson_interval
 from evaluators.runs.runs import RunSpec, start_run
 from evaluators.store.store import Store
@@ -93,7 +97,7 @@ def base_bench(store: Store, model: str, *, seed: int, official: bool = True, li
                    dataset_sha256="2f563bb4" + "0" * 56, official=official, n_items=len(items),
                    scoring={"score_mode": "mean_logprob", "add_bos": False})
     with start_run(store, spec, policy="ids-only", benchmark_title="BananaMind Base Bench 1.1",
-                   headline_metric="elo") as run:
+                   headline_metric="elo", presentation=loglik.PRESENTATION) as run:
         results = []
         for item_id, cat, diff, weight, item_elo, label in items:
             ok = rng.random() < _skill(model)
@@ -133,7 +137,8 @@ def base_evals(store: Store, model: str, split: str, *, seed: int) -> str:
     rng = random.Random(seed)
     spec = RunSpec(evaluator="loglik", benchmark="base-evals", model_name=model, split=split,
                    artifact={"path": f"/models/{model}"}, backend="hf", official=True, n_items=12)
-    with start_run(store, spec, policy="public", benchmark_title="base-evals", headline_metric="acc_norm") as run:
+    with start_run(store, spec, policy="public", benchmark_title="base-evals", headline_metric="acc_norm",
+                   presentation=loglik.PRESENTATION) as run:
         acc, acc_norm = [], []
         for i in range(12):
             item_id = f"{split}-{i:04d}"
@@ -165,7 +170,8 @@ def chat(store: Store, model: str, task: str, *, seed: int, n: int = 15, categor
     titles = {"arc": "ARC-Challenge", "mmlu": "MMLU (generative)", "gsm8k": "GSM8K"}
     counts = {"correct": 0, "wrong": 0, "unanswered": 0, "error": 0}
     by_cat: dict[str, list[bool]] = {}
-    with start_run(store, spec, policy="public", benchmark_title=titles[task], headline_metric="accuracy") as run:
+    with start_run(store, spec, policy="public", benchmark_title=titles[task], headline_metric="accuracy",
+                   presentation=chat_evaluator.PRESENTATION) as run:
         for i in range(n):
             roll = rng.random()
             status = ("error" if i == n - 1 else "unanswered" if roll > 0.92 else
@@ -206,7 +212,7 @@ def agent(store: Store, model: str, *, seed: int, fingerprint: str = "fp-llama-1
                    n_items=len(AGENT_TASKS), extra={"server_fingerprint": fingerprint})
     per_task: dict[str, list[float]] = {}
     with start_run(store, spec, policy="public", benchmark_title="banana-benchmark",
-                   headline_metric="score") as run:
+                   headline_metric="score", presentation=agent_evaluator.PRESENTATION) as run:
         base = Path("runs") / run.run_id
         for task, cat in AGENT_TASKS:
             for attempt in (1, 2):
@@ -272,7 +278,8 @@ def modes(store: Store, model: str, *, seed: int) -> str:
     spec = RunSpec(evaluator="modes", benchmark="modebench", model_name=model, benchmark_version="0.4.0",
                    artifact={"base_url": "http://127.0.0.1:8081"}, backend="server", official=False, n_items=6)
     cells = ("level1/countdown", "level1/graph")
-    with start_run(store, spec, policy="public", benchmark_title="ModeBench", headline_metric="pass_at_k") as run:
+    with start_run(store, spec, policy="public", benchmark_title="ModeBench", headline_metric="pass_at_k",
+                   presentation=modes_evaluator.PRESENTATION) as run:
         scores = []
         all_pass = []
         for cell in cells:
@@ -327,7 +334,8 @@ def build(root: Path) -> dict:
     ids["hidden"] = hidden
     # An interrupted run: listed on the model page, never on the leaderboard.
     spec = RunSpec(evaluator="chat", benchmark="arc", model_name="beta-3b", official=True, n_items=5)
-    with start_run(store, spec, benchmark_title="ARC-Challenge", headline_metric="accuracy") as run:
+    with start_run(store, spec, benchmark_title="ARC-Challenge", headline_metric="accuracy",
+                   presentation=chat_evaluator.PRESENTATION) as run:
         run.record({"item_id": "arc-000", "status": "correct", "correct": True, "prediction": "A", "reference": "A"})
         ids["interrupted"] = run.run_id
     return ids

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluators.agent import PRESENTATION
 from evaluators.agent.attempts import metrics
 from evaluators.agent.attempts.attempt import AttemptResult, Cancelled, Upstream, run_attempt
 from evaluators.agent.corpus import datasets, repos
@@ -184,7 +185,7 @@ def _run(store: Store, opts: AgentRunOptions, config: BenchConfig, tasks: list[d
         return {"run_id": finished["run_id"], "dir": str(core_runs.run_dir(store, finished)),
                 "scores": store.scores(finished["run_id"]), "already_done": True}
     with start_run(store, spec, resume=not opts.rerun, policy="public", benchmark_title="banana-benchmark",
-                   headline_metric=Metric.SCORE) as run:
+                   headline_metric=Metric.SCORE, presentation=PRESENTATION) as run:
         volumes.unmount_below(run.dir)  # file systems a crashed run of this model left mounted (the lock is ours)
         pi_options = PiOptions(model_id=info.model_id, context_window=info.ctx, max_tokens=opts.max_tokens,
                                reasoning=opts.reasoning, thinking=opts.thinking, settings=config.pi_settings)
