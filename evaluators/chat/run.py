@@ -16,7 +16,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from evaluators.chat import PRESENTATION
+from evaluators.chat import PRESENTATION, AttemptExtra
 from evaluators.chat import spec as chat_spec
 from evaluators.chat.extract import EXTRACTION_VERSION, grade
 from evaluators.chat.metrics import score_rows, summary
@@ -91,7 +91,7 @@ def messages_for(task: Task, item: Item, fold_system: bool) -> tuple[dict[str, s
 def attempt_row(task: Task, item: Item, result: GenerationResult, *, messages: Any, fingerprint: str,
                 started_at: dt.datetime) -> tuple[dict[str, Any], dict[str, float]]:
     """The attempt row (and numeric metrics) for one answer; infrastructure errors stay errors."""
-    extra: dict[str, Any] = {
+    extra: AttemptExtra = {
         "messages": list(messages), "letters": item.letters or None, "content_hash": item.content_hash,
         "index": item.index, AttemptKey.SERVER_FINGERPRINT: fingerprint, "attempts": result.raw.get("attempts"),
         **({AttemptKey.ACCEPTED: list(item.accepted)} if item.accepted else {}),

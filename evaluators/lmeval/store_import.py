@@ -20,6 +20,7 @@ from typing import Any
 from evaluators.core import lmeval
 from evaluators.core.errors import BadInput, located
 from evaluators.core.presentation import Presentation, Rank
+from evaluators.lmeval import AttemptExtra
 from evaluators.models.backends.base import Backend
 from evaluators.runs.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
 from evaluators.store.store import Store
@@ -68,8 +69,9 @@ def _rows(task: lmeval.Task, counts: dict[tuple[str, ...], int]) -> list[dict[st
         row = build(task, sample, counts, path, line)
         metrics = _doc_metrics(task, sample)
         row.update(item_id=item, attempt=1, status="ok")
-        row["extra"] = {**row.get("extra", {}), "lm_eval": {"task": task.name, "doc_id": sample["doc_id"],
-                                                            "line": line, "metrics": metrics}}
+        extra: AttemptExtra = {"lm_eval": {"task": task.name, "doc_id": sample["doc_id"], "line": line,
+                                           "metrics": metrics}}
+        row["extra"] = {**row.get("extra", {}), **extra}
         row["metrics"] = {k: v for k, v in metrics.items() if isinstance(v, float) and k.startswith(BOUNDED)}
         rows.append(row)
     if not rows:

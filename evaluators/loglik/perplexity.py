@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from evaluators.core.contract import AttemptKey, Metric
+from evaluators.loglik import AttemptExtra
 from evaluators.loglik.metrics import ChoiceScore
 from evaluators.loglik.prepare import Prepared
 from evaluators.models import rolling
@@ -28,8 +29,9 @@ def document_numbers(p: Prepared, windows: Sequence[ChoiceScore]) -> dict[str, A
 def attempt_row(p: Prepared, windows: Sequence[ChoiceScore] | None) -> dict[str, Any]:
     """The document's attempt: `score` is its log-likelihood; no right or wrong."""
     doc = p.item
+    extra: AttemptExtra = {}
     row: dict[str, Any] = {"item_id": doc.id, "category": doc.category, "correct": None, "prediction": None,
-                           "reference": None, "extra": {}}
+                           "reference": None, "extra": extra}
     if windows is None:
         row.update(status="rejected", score=None, tokens_in=None)
         row["extra"][AttemptKey.REASON] = p.reject

@@ -15,7 +15,7 @@ from typing import Any
 
 from evaluators.core.contract import VERDICT_METRICS, AttemptKey
 from evaluators.core.errors import EvaluationFailure
-from evaluators.loglik import perplexity, report
+from evaluators.loglik import AttemptExtra, perplexity, report
 from evaluators.loglik.metrics import ChoiceScore, Verdict, pick
 from evaluators.loglik.prepare import Prepared
 from evaluators.loglik.spec import Benchmark
@@ -76,8 +76,9 @@ def attempt_row(bench: Benchmark, o: Outcome) -> dict[str, Any]:
     """The item's attempt row: the verdict metric's pick as `prediction`, every other metric's pick and verdict
     in `extra` (`prediction_<metric>`, `correct_<metric>`)."""
     p, item, verdict = o.prepared, o.prepared.item, bench.scoring.verdict
+    extra: AttemptExtra = {}
     row: dict[str, Any] = {"item_id": item.id, "reference": str(item.label), "tokens_in": p.tokens_in,
-                           **{k: getattr(item, k) for k in SHOWN if k in bench.spec.record}, "extra": {}}
+                           **{k: getattr(item, k) for k in SHOWN if k in bench.spec.record}, "extra": extra}
     if item.weight is not None:
         row["weight"] = item.weight
         row["extra"][AttemptKey.POINT_WEIGHT] = item.weight

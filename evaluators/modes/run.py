@@ -25,6 +25,7 @@ from evaluators.modes import (
     CUSTOM_BENCHMARK,
     HEADLINE_METRIC,
     PRESENTATION,
+    AttemptExtra,
     datasets,
     grading,
     metrics,
@@ -213,7 +214,7 @@ def _attempt_row(unit: grading.Unit, prompt: datasets.PromptGroup, result: dict[
     grade = result["draws"][0]["attempts"][index]
     response = prompt.record["responses"][index]
     draw = (prompt.draws or [None] * prompt.k)[index] or {}
-    extra: dict[str, Any] = {
+    extra: AttemptExtra = {
         AttemptKey.GROUP: unit.group, "draw": index + 1, "k": prompt.k, "level": prompt.level, "domain": prompt.domain,
         "config": unit.config, "cell": cell_key, "canonical_key": grade["canonical_key"],
         "detail": grade.get("detail"), "prompt_sha256": result.get("prompt_sha256"),

@@ -30,7 +30,7 @@ import duckdb
 
 from evaluators import __version__
 from evaluators.core.atomic import require_writable
-from evaluators.core.contract import AttemptKey
+from evaluators.core.contract import MESSAGE_KEYS, AttemptKey, RunKey
 from evaluators.core.errors import BadInput
 from evaluators.core.shipped import shipped
 from evaluators.publish import apps, artifacts, compare_data, fmt, incremental, ranks
@@ -41,6 +41,9 @@ from evaluators.publish.views import Attempt, Leaderboard, RunSummary
 from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
+# `extra` keys an item row shows as text of their own, with their headings (the rest as one record).
+TEXT_KEYS = [(AttemptKey.RAW, "Raw output"), (AttemptKey.REASONING, "Reasoning"),
+             *((key, key) for key in MESSAGE_KEYS)]
 
 TEMPLATES = shipped("templates")
 MARKER = ".bananabench-site"
@@ -97,6 +100,9 @@ def _environment(templates: Path):
         outcome=fmt.outcome,
         reference=reference_note,
     )
+    # Templates read `extra` keys only by their declared names: `a.extra.get(K.TAMPER_FLAGS)` (an unknown name is an
+    # error under StrictUndefined, never a silent miss).
+    env.globals.update(K=AttemptKey, R=RunKey)
     return env
 
 
@@ -330,7 +336,7 @@ class SiteBuilder:
         """What a run page's item table needs before any chunk arrives: sizes, columns, filter choices."""
         meta = self.item_columns.get(summary.run_id, {"rows": 0, "multiAttempt": False, "categories": {}, "show": {}})
         return {**meta, "chunk": itemdata.CHUNK, "key": self.links.run_slug(summary.run_id),
-                "set": self.item_sets[summary.run_id], "statuses": summary.status_counts}
+                "set": self.item_sets[summary.run_id], "statuses": summary.status_counts, "textKeys": TEXT_KEYS}
 
     def publish_app(self, att: Attempt) -> str | None:
         """The app page: our page holding the app, inlined, in a sandboxed frame (no model file is published)."""
