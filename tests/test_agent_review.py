@@ -37,7 +37,7 @@ def _store(root: Path) -> str:
 
 
 def _overall(store: Store, run_id: str) -> dict[str, float]:
-    return {r["metric"]: r["value"] for r in store.scores(run_id) if r["scope"] == "overall"}
+    return {r.metric: r.value for r in store.scores(run_id) if r.scope == "overall"}
 
 
 def test_held_counts_as_not_passed_until_a_review_decides(tmp_path: Path):

@@ -64,7 +64,7 @@ def test_kill9_then_resume_gives_identical_results_and_no_duplicates(results):
     q = f"SELECT {cols} FROM attempts ORDER BY item_id"
     assert st.query(q).rows == ref.query(q).rows
     assert st.query("SELECT count(*) FROM choices").rows == [(24,)]
-    assert st.scores(st.runs()[0]["run_id"])[0]["value"] == ref.scores(ref.runs()[0]["run_id"])[0]["value"]
+    assert st.scores(st.runs()[0]["run_id"])[0].value == ref.scores(ref.runs()[0]["run_id"])[0].value
 
 
 @pytest.mark.slow

@@ -243,10 +243,10 @@ def cmd_reference(args) -> int:
 def _print_summary(summary: dict) -> None:
     print(f"run {summary['run_id']}: artifacts in {summary['dir']}")
     for row in summary["scores"]:
-        if row["scope"] == "overall" and row["metric"] in (Metric.SCORE, Metric.PASS_RATE, Metric.MANUAL_GRADE) or \
-                row["metric"].startswith("n_") and row["value"]:
-            print(f"  {row['metric']:14s} {row['value']:.3f}" if row["metric"][:2] != "n_" else
-                  f"  {row['metric']:14s} {int(row['value'])}")
+        if row.scope == "overall" and row.metric in (Metric.SCORE, Metric.PASS_RATE, Metric.MANUAL_GRADE) or \
+                row.metric.startswith("n_") and row.value:
+            print(f"  {row.metric:14s} {row.value:.3f}" if row.metric[:2] != "n_" else
+                  f"  {row.metric:14s} {int(row.value)}")
 
 
 def cmd_grade(args) -> int:

@@ -23,6 +23,7 @@ from evaluators.core.presentation import Presentation, Rank
 from evaluators.lmeval import AttemptExtra
 from evaluators.models.backends.base import Backend
 from evaluators.runs.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
+from evaluators.store.records import ChoiceRow, ScoreRow
 from evaluators.store.store import Store
 
 EVALUATOR = {lmeval.MULTIPLE_CHOICE: "loglik", "loglikelihood": "loglik", "loglikelihood_rolling": "loglik",
@@ -120,9 +121,9 @@ def _multiple_choice(task: lmeval.Task, sample: dict[str, Any], counts, path, li
     return {
         "correct": correct, "score": None if correct is None else float(correct), "prediction": str(pick),
         "reference": None if label is None else str(label),
-        "choices": [{"idx": k, "logprob_sum": ll, "n_tokens": n, "mean_logprob": ll / n if n else None,
-                     "extra": {"is_greedy": g, "chars": len(c), "context": pairs[k][0] if len(set(continuations)) == 1
-                               else None}}
+        "choices": [ChoiceRow(idx=k, logprob_sum=ll, n_tokens=n, mean_logprob=ll / n if n else None,
+                              extra={"is_greedy": g, "chars": len(c),
+                                     "context": pairs[k][0] if len(set(continuations)) == 1 else None})
                     for k, (ll, g, n, c) in enumerate(zip(lls, greedy, n_tokens, continuations, strict=True))],
     }
 
@@ -147,8 +148,8 @@ def _loglikelihood(task: lmeval.Task, sample: dict[str, Any], counts, path, line
     n = _tokens(counts, pair, path, line)
     correct = lmeval.verdict(sample, "acc", bool(greedy))
     return {"correct": correct, "score": float(correct), "prediction": None, "reference": pair[1],
-            "choices": [{"idx": 0, "logprob_sum": ll, "n_tokens": n, "mean_logprob": ll / n,
-                         "extra": {"is_greedy": greedy}}]}
+            "choices": [ChoiceRow(idx=0, logprob_sum=ll, n_tokens=n, mean_logprob=ll / n,
+                                  extra={"is_greedy": greedy})]}
 
 
 def _rolling(task: lmeval.Task, sample: dict[str, Any], counts, path, line) -> dict[str, Any]:
@@ -156,7 +157,7 @@ def _rolling(task: lmeval.Task, sample: dict[str, Any], counts, path, line) -> d
     [pair] = _args(sample)
     n = _tokens(counts, pair[:1], path, line)
     return {"correct": None, "score": ll, "prediction": None, "reference": None,
-            "choices": [{"idx": 0, "logprob_sum": ll, "n_tokens": n, "mean_logprob": ll / n, "extra": {}}]}
+            "choices": [ChoiceRow(idx=0, logprob_sum=ll, n_tokens=n, mean_logprob=ll / n, extra={})]}
 
 
 def _generated(task: lmeval.Task, sample: dict[str, Any], counts, path, line) -> dict[str, Any]:
@@ -186,9 +187,8 @@ def score_rows(results: dict[str, Any], n: int) -> list[dict[str, Any]]:
         low, high = (value - Z95 * se, value + Z95 * se) if se is not None else (None, None)
         if se is not None and metric.startswith(BOUNDED):
             low, high = max(0.0, low), min(1.0, high)
-        rows.append({"scope": "overall", "key": "", "metric": name, "value": float(value), "n": n,
-                     "ci_low": low, "ci_high": high,
-                     "extra": {"source": "lm-eval", "stderr": se}})
+        rows.append(ScoreRow(scope="overall", key="", metric=name, value=float(value), n=n, ci_low=low,
+                             ci_high=high, extra={"source": "lm-eval", "stderr": se}))
     return rows
 
 
@@ -212,7 +212,7 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
                "lm_eval_results": task.results, "files": [str(task.sample_files[-1].relative_to(folder.root))]},
     )
     scores = score_rows(task.results, len(rows))
-    brief = {s["metric"]: s["value"] for s in scores}
+    brief = {s.metric: s.value for s in scores}
     existing = finished_run(store, spec)
     if existing is not None:
         return lmeval.ImportResult(task.name, existing["run_id"], "unchanged", brief)

@@ -9,6 +9,7 @@ before dividing, as lm-eval aggregates them. Lower is better for all three.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from evaluators.loglik import AttemptExtra
 from evaluators.loglik.metrics import ChoiceScore
 from evaluators.loglik.prepare import Prepared
 from evaluators.models import rolling
+from evaluators.store.records import ScoreRow
 
 
 def document_numbers(p: Prepared, windows: Sequence[ChoiceScore]) -> dict[str, Any]:
@@ -70,11 +72,11 @@ def summarize(scored: list[tuple[Prepared, Sequence[ChoiceScore]]], n_rejected: 
     return summary
 
 
-def score_rows(summary: dict[str, Any], split: str | None = None) -> list[dict[str, Any]]:
+def score_rows(summary: dict[str, Any], split: str | None = None) -> list[ScoreRow]:
     """`scores` rows: each metric overall, per category and for the split; the rejected count."""
-    def rows(scope: str, key: str, group: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{"scope": scope, "key": key, "metric": m, "value": group[m], "n": group["n"],
-                 "extra": {**group["totals"], "aggregate": "sum over documents, then the ratio (lm-eval)"}}
+    def rows(scope: str, key: str, group: dict[str, Any]) -> list[ScoreRow]:
+        return [ScoreRow(scope=scope, key=key, metric=m, value=group[m], n=group["n"],
+                         extra={**group["totals"], "aggregate": "sum over documents, then the ratio (lm-eval)"})
                 for m in rolling.METRICS]
 
     n, rejected = summary["n"], summary["rejected"]
@@ -82,11 +84,10 @@ def score_rows(summary: dict[str, Any], split: str | None = None) -> list[dict[s
     out = [*overall]
     for cat, group in summary.get("categories", {}).items():
         out += rows("category", str(cat), group)
-    counted = {"metric": Metric.N_REJECTED, "value": float(rejected), "n": n + rejected}
-    out.append({"scope": "overall", "key": "", **counted})
+    counted = ScoreRow(scope="overall", key="", metric=Metric.N_REJECTED, value=float(rejected), n=n + rejected)
+    out.append(counted)
     if split is not None:
-        out += [{**r, "scope": "split", "key": split} for r in overall]
-        out.append({"scope": "split", "key": split, **counted})
+        out += [dataclasses.replace(r, scope="split", key=split) for r in (*overall, counted)]
     return out
 
 

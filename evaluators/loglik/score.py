@@ -23,6 +23,7 @@ from evaluators.models.backends.base import Backend, LoglikRequest
 from evaluators.runs.progress import Progress
 from evaluators.runs.runs import Run, RunSpec, finished_run, run_dir
 from evaluators.store import lookups
+from evaluators.store.records import ChoiceRow
 from evaluators.store.store import Store
 
 # The item fields a report item and an attempt row carry when the spec maps them.
@@ -141,7 +142,8 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared], make_ro
                     if scored_by:  # data-parallel: the rank that scored it
                         row["extra"] = {**row.get("extra", {}), AttemptKey.RANK: scored_by[index]}
                         ranks[p.id] = scored_by[index]
-                    run.record(row, choices=[{**c.as_dict(), "idx": k2, "extra": {"is_greedy": greedy[i][k2]}}
+                    run.record(row, choices=[ChoiceRow(idx=k2, logprob_sum=c.logprob_sum, n_tokens=c.n_tokens,
+                                                       mean_logprob=c.mean_logprob, extra={"is_greedy": greedy[i][k2]})
                                              for k2, c in enumerate(choices)])
                     on_done(p, choices)
                     bar.update()

@@ -35,6 +35,7 @@ from evaluators.core.contract import LOWER_IS_BETTER, BenchmarkKey, RunKey, RunS
 from evaluators.core.errors import BadInput, Interrupted
 from evaluators.core.presentation import PLAIN, Presentation
 from evaluators.core.secrets import scrub
+from evaluators.store.records import ChoiceRow, RunRow, ScoreRow, columns
 from evaluators.store.store import Store, utcnow
 
 log = logging.getLogger("bananabench")
@@ -208,13 +209,13 @@ class Run:
     def is_done(self, item_id: str, attempt: int = 1) -> bool:
         return (str(item_id), attempt) in self.done
 
-    def record(self, attempt: dict[str, Any], *, choices: Iterable[dict[str, Any]] = (),
+    def record(self, attempt: dict[str, Any], *, choices: Iterable[ChoiceRow] = (),
                metrics: dict[str, float] | None = None) -> None:
         """Record one finished attempt (and its per-choice rows and numeric metrics)."""
         row = {**attempt, "run_id": self.run_id}
         row["item_id"] = str(row["item_id"])
         row.setdefault("attempt", 1)
-        choice_rows = [{**c, "run_id": self.run_id, "item_id": row["item_id"]} for c in choices]
+        choice_rows = [columns(c, run_id=self.run_id, item_id=row["item_id"]) for c in choices]
         metric_rows = [
             {"run_id": self.run_id, "item_id": row["item_id"], "attempt": row["attempt"], "metric": k, "value": v}
             for k, v in (metrics or {}).items() if v is not None
@@ -250,7 +251,7 @@ class Run:
     def path(self, name: str) -> Path:
         return self.dir / name
 
-    def finish(self, scores: Iterable[dict[str, Any]] = (), *, extra: dict[str, Any] | None = None,
+    def finish(self, scores: Iterable[ScoreRow] = (), *, extra: dict[str, Any] | None = None,
                status: str = RunStatus.FINISHED) -> None:
         """Store the aggregates and mark the run finished, in one transaction."""
         with self._deferred_signals():
@@ -426,24 +427,24 @@ def _create(store: Store, spec: RunSpec, lock: RunLock, out_dir: str | os.PathLi
         "host": socket.gethostname(),
     })
     atomic.write_json(directory / RUN_CONFIG, config)
-    store.insert_run({
-        "run_id": run_id,
-        "evaluator": spec.evaluator,
-        "benchmark": spec.benchmark,
-        "benchmark_version": spec.benchmark_version,
-        "split": spec.split,
-        "model_name": spec.model_name,
-        "artifact": spec.artifact,
-        "backend": spec.backend,
-        "config": config,
-        "signature": config["signature_sha256"],
-        "dataset_sha256": spec.dataset_sha256,
-        "official": spec.official,
-        "status": RunStatus.RUNNING,
-        "started_at": started,
-        "software_version": __version__,
-        "host": socket.gethostname(),
-        "n_items": spec.n_items,
-        "extra": {**spec.extra, RunKey.OUT_DIR: str(directory)},
-    })
+    store.insert_run(RunRow(
+        run_id=run_id,
+        evaluator=spec.evaluator,
+        benchmark=spec.benchmark,
+        benchmark_version=spec.benchmark_version,
+        split=spec.split,
+        model_name=spec.model_name,
+        artifact=spec.artifact,
+        backend=spec.backend,
+        config=config,
+        signature=config["signature_sha256"],
+        dataset_sha256=spec.dataset_sha256,
+        official=spec.official,
+        status=RunStatus.RUNNING,
+        started_at=started,
+        software_version=__version__,
+        host=socket.gethostname(),
+        n_items=spec.n_items,
+        extra={**spec.extra, RunKey.OUT_DIR: str(directory)},
+    ))
     return Run(store, spec, run_id, directory, lock, resumed=False, done=set())

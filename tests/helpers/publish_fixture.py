@@ -21,6 +21,7 @@ import evaluators.loglik as loglik
 import evaluators.modes as modes_evaluator
 from evaluators.core.stats import fixed_item_elo, wilson_interval
 from evaluators.runs.runs import RunSpec, start_run
+from evaluators.store.records import ChoiceRow, ScoreRow
 from evaluators.store.store import Store
 
 XSS_NAME = '<script>alert("name")</script><img src=x onerror=alert(1)>'
@@ -79,8 +80,8 @@ def _skill(model: str) -> float:
 def _acc_scores(correct: list[bool], metric: str = "accuracy", scope: str = "overall", key: str = "") -> dict:
     k, n = sum(correct), len(correct)
     low, high = wilson_interval(k, n)
-    return {"scope": scope, "key": key, "metric": metric, "value": k / n if n else None, "ci_low": low,
-            "ci_high": high, "n": n, "extra": {"ci_method": "wilson"}}
+    return ScoreRow(scope=scope, key=key, metric=metric, value=k / n if n else None, ci_low=low, ci_high=high,
+                    n=n, extra={"ci_method": "wilson"})
 
 
 def base_bench(store: Store, model: str, *, seed: int, official: bool = True, limit: int | None = None) -> str:
@@ -109,21 +110,21 @@ def base_bench(store: Store, model: str, *, seed: int, official: bool = True, li
                  "reference": str(label), "category": cat, "difficulty": diff, "weight": weight,
                  "extra": {"item_elo": item_elo, "context": f"{GATED_MARKER} context of {item_id}",
                            "continuations": [f" {GATED_MARKER} continuation {i}" for i in range(4)]}},
-                choices=[{"idx": i, "logprob_sum": m * 5, "n_tokens": 5, "mean_logprob": m,
-                          "extra": {"text": f" {GATED_MARKER} continuation {i}"}} for i, m in enumerate(means)])
+                choices=[ChoiceRow(idx=i, logprob_sum=m * 5, n_tokens=5, mean_logprob=m,
+                                   extra={"text": f" {GATED_MARKER} continuation {i}"}) for i, m in enumerate(means)])
             results.append((cat, ok, item_elo, weight))
         scores = []
 
         def elo(rows, scope, key):
             fit = fixed_item_elo([r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows])
-            return {"scope": scope, "key": key, "metric": "elo", "value": fit.rating, "ci_low": fit.ci_low,
-                    "ci_high": fit.ci_high, "n": len(rows), "extra": {"ci_method": fit.method}}
+            return ScoreRow(scope=scope, key=key, metric="elo", value=fit.rating, ci_low=fit.ci_low,
+                            ci_high=fit.ci_high, n=len(rows), extra={"ci_method": fit.method})
 
         scores.append(elo(results, "overall", ""))
         scores.append(_acc_scores([r[1] for r in results]))
         weighted = sum(r[3] for r in results if r[1]) / sum(r[3] for r in results)
-        scores.append({"scope": "overall", "key": "", "metric": "weighted_accuracy", "value": weighted,
-                       "n": len(results)})
+        scores.append(ScoreRow(scope="overall", key="", metric="weighted_accuracy", value=weighted,
+                               n=len(results)))
         for cat in CATEGORIES:
             rows = [r for r in results if r[0] == cat]
             if rows:
@@ -153,10 +154,10 @@ def base_evals(store: Store, model: str, split: str, *, seed: int) -> str:
                         "reference": "1", "category": split,
                         "extra": {"correct_acc": a, "correct_acc_norm": b, "context": f"Context {i}: {XSS_OUTPUT}",
                                   "choices": [" one", " two", " three", " four"]}},
-                       choices=[{"idx": j, "logprob_sum": -j - rng.random(), "n_tokens": 2 + j,
-                                 "mean_logprob": (-j - 1) / (2 + j)} for j in range(4)])
+                       choices=[ChoiceRow(idx=j, logprob_sum=-j - rng.random(), n_tokens=2 + j,
+                                          mean_logprob=(-j - 1) / (2 + j)) for j in range(4)])
         run.finish([_acc_scores(acc, "acc"), _acc_scores(acc_norm, "acc_norm"),
-                    {"scope": "overall", "key": "", "metric": "n_rejected", "value": 1, "n": 12}])
+                    ScoreRow(scope="overall", key="", metric="n_rejected", value=1, n=12)])
         return run.run_id
 
 
@@ -193,7 +194,7 @@ def chat(store: Store, model: str, task: str, *, seed: int, n: int = 15, categor
                 by_cat.setdefault(cat, []).append(status == "correct")
         answered = [True] * counts["correct"] + [False] * (counts["wrong"] + counts["unanswered"])
         scores = [_acc_scores(answered)] + [
-            {"scope": "overall", "key": "", "metric": f"n_{k}", "value": v, "n": n} for k, v in counts.items()]
+            ScoreRow(scope="overall", key="", metric=f"n_{k}", value=v, n=n) for k, v in counts.items()]
         scores += [_acc_scores(v, scope="category", key=k) for k, v in by_cat.items()]
         run.finish(scores)
         return run.run_id
@@ -260,13 +261,13 @@ def agent(store: Store, model: str, *, seed: int, fingerprint: str = "fp-llama-1
                 if score is not None:
                     per_task.setdefault(task, []).append(score)
         task_means = {t: sum(v) / len(v) for t, v in per_task.items()}
-        scores = [{"scope": "overall", "key": "", "metric": "score",
-                   "value": sum(task_means.values()) / len(task_means), "n": len(task_means)}]
+        scores = [ScoreRow(scope="overall", key="", metric="score",
+                           value=sum(task_means.values()) / len(task_means), n=len(task_means))]
         for task, cat in AGENT_TASKS:
             if task in task_means:
-                scores.append({"scope": "category", "key": cat, "metric": "score", "value": task_means[task], "n": 1})
-                scores.append({"scope": "task", "key": task, "metric": "score", "value": task_means[task], "n": 1})
-        scores.append({"scope": "overall", "key": "", "metric": "manual_grade", "value": 3.5, "n": 2})
+                scores.append(ScoreRow(scope="category", key=cat, metric="score", value=task_means[task], n=1))
+                scores.append(ScoreRow(scope="task", key=task, metric="score", value=task_means[task], n=1))
+        scores.append(ScoreRow(scope="overall", key="", metric="manual_grade", value=3.5, n=2))
         run.finish(scores)
     store.add_grade(model, "frontend/kanban-board", 1, 4, run_id=run.run_id, note="solid <em>layout</em>")
     store.add_grade(model, "frontend/kanban-board", 2, 3, run_id=run.run_id)
@@ -301,13 +302,13 @@ def modes(store: Store, model: str, *, seed: int) -> str:
                 passes.append(sum(group_pass) / len(group_pass))
             all_pass += passes
             extra = {"reportable": False, "defined_prompts": 2, "support": 3, "standard_error": 0.1}
-            scores += [{"scope": "cell", "key": cell, "metric": "pass_at_k", "value": sum(passes) / len(passes),
-                        "n": len(passes), "extra": extra},
-                       {"scope": "cell", "key": cell, "metric": "pcmd", "value": rng.random(), "n": 2, "extra": extra}]
+            scores += [ScoreRow(scope="cell", key=cell, metric="pass_at_k", value=sum(passes) / len(passes),
+                                n=len(passes), extra=extra),
+                       ScoreRow(scope="cell", key=cell, metric="pcmd", value=rng.random(), n=2, extra=extra)]
         extra = {"reportable": False, "defined_prompts": 4, "support": 6}
-        scores += [{"scope": "overall", "key": "", "metric": "pass_at_k", "value": sum(all_pass) / len(all_pass),
-                    "n": len(all_pass), "extra": extra},
-                   {"scope": "overall", "key": "", "metric": "pcmd", "value": 0.4, "n": 4, "extra": extra}]
+        scores += [ScoreRow(scope="overall", key="", metric="pass_at_k", value=sum(all_pass) / len(all_pass),
+                            n=len(all_pass), extra=extra),
+                   ScoreRow(scope="overall", key="", metric="pcmd", value=0.4, n=4, extra=extra)]
         run.finish(scores)
         return run.run_id
 
