@@ -8,6 +8,7 @@ from pathlib import Path
 from evaluators.agent import PRESENTATION
 from evaluators.agent.attempts import metrics
 from evaluators.runs.runs import RunSpec, start_run
+from evaluators.store.records import AttemptRow
 from evaluators.store.store import Store
 from tests.conftest import run_cli
 
@@ -29,8 +30,8 @@ def _store(root: Path) -> str:
                 extra |= {"tamper_flags": [FLAG], "n_tamper_flags": 1,
                           "changed_paths": [{"path": "0 notes.txt", "change": "added", "binary": False}],
                           "n_changed_paths": 1}
-            run.record({"item_id": task, "attempt": 1, "status": status, "score": score, "correct": status == "passed",
-                        "category": "t", "extra": extra})
+            run.record(AttemptRow(item_id=task, attempt=1, status=status, score=score,
+                                  correct=status == "passed", category="t", extra=extra))
         run.flush()
         run.finish(metrics.compute_scores(store, run.run_id))
         return run.run_id

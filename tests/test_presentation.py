@@ -18,7 +18,7 @@ from evaluators.publish.builder import publish
 from evaluators.publish.links import Links
 from evaluators.publish.queries import Queries
 from evaluators.runs.runs import RunSpec, start_run
-from evaluators.store.records import ScoreRow
+from evaluators.store.records import AttemptRow, ScoreRow
 from evaluators.store.schema import MIGRATIONS
 from evaluators.store.store import Store
 from tests.conftest import REPO
@@ -51,7 +51,7 @@ def test_publish_never_names_an_evaluator():
 def _run(store: Store, evaluator: str, benchmark: str, presentation: Presentation, item: str = "t/one") -> str:
     spec = RunSpec(evaluator=evaluator, benchmark=benchmark, model_name="m", n_items=1)
     with start_run(store, spec, benchmark_title=benchmark, headline_metric="score", presentation=presentation) as run:
-        run.record({"item_id": item, "attempt": 1, "status": "passed", "score": 1.0, "correct": True})
+        run.record(AttemptRow(item_id=item, attempt=1, status="passed", score=1.0, correct=True))
         run.finish([ScoreRow(scope="overall", key="", metric="score", value=1.0, n=1)])
         return run.run_id
 

@@ -33,6 +33,7 @@ from evaluators.core.errors import BadInput, located
 from evaluators.core.text import split_reasoning
 from evaluators.runs.runs import RunSpec, finished_run, sha256_bytes, start_run
 from evaluators.specs.records import MappingError, RecordMapper
+from evaluators.store.records import AttemptRow
 from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
@@ -188,8 +189,8 @@ def _store_task(store: Store, task: Task, name: str, info: dict[str, Any], root:
                                    summary(store.attempts(existing["run_id"])), duplicates)
     with start_run(store, run_spec, policy=spec.policy, benchmark_title=spec.title, headline_metric=Metric.ACCURACY,
                    description=spec.description, presentation=PRESENTATION) as run:
-        for row in rows:
-            run.record(row)
+        for row in rows:  # the dicts stay what `summary` and `score_rows` read (the store's attempt rows)
+            run.record(AttemptRow(**row))
         run.flush()
         result_summary = summary(rows)
         run.finish(score_rows(rows), extra={**run_spec.extra, "summary": result_summary})

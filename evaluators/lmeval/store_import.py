@@ -23,7 +23,7 @@ from evaluators.core.presentation import Presentation, Rank
 from evaluators.lmeval import AttemptExtra
 from evaluators.models.backends.base import Backend
 from evaluators.runs.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
-from evaluators.store.records import ChoiceRow, ScoreRow
+from evaluators.store.records import AttemptRow, ChoiceRow, ScoreRow
 from evaluators.store.store import Store
 
 EVALUATOR = {lmeval.MULTIPLE_CHOICE: "loglik", "loglikelihood": "loglik", "loglikelihood_rolling": "loglik",
@@ -220,7 +220,8 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
     with start_run(store, spec, policy="public", benchmark_title=f"{task.name} (lm-eval)",
                    headline_metric=headline, presentation=PRESENTATION[spec.evaluator]) as run:
         for row in rows:
-            run.record({k: v for k, v in row.items() if k not in ("choices", "metrics")}, choices=row["choices"],
+            run.record(AttemptRow(**{k: v for k, v in row.items() if k not in ("choices", "metrics")}),
+                       choices=row["choices"],
                        metrics=row["metrics"])
         run.flush()
         run.finish(scores, extra={**spec.extra, "summary": brief})

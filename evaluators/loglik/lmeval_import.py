@@ -20,7 +20,7 @@ from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput
 from evaluators.loglik import PRESENTATION, metrics
 from evaluators.runs.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
-from evaluators.store.records import ChoiceRow
+from evaluators.store.records import AttemptRow, ChoiceRow
 from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
@@ -110,7 +110,7 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
     with start_run(store, spec, policy="public", benchmark_title=f"{task.name} (lm-eval)",
                    headline_metric="acc", presentation=PRESENTATION) as run:
         for row in rows:
-            run.record({k: v for k, v in row.items() if k != "choices"}, choices=row["choices"])
+            run.record(AttemptRow(**{k: v for k, v in row.items() if k != "choices"}), choices=row["choices"])
         run.flush()
         run.finish(metrics.score_rows(summary, AGGREGATES), extra={**spec.extra, "summary": _brief(summary)})
     return lmeval.ImportResult(task.name, run.run_id, "imported", summary)

@@ -18,7 +18,7 @@ from evaluators.loglik import AttemptExtra
 from evaluators.loglik.metrics import ChoiceScore
 from evaluators.loglik.prepare import Prepared
 from evaluators.models import rolling
-from evaluators.store.records import ScoreRow
+from evaluators.store.records import AttemptRow, ScoreRow
 
 
 def document_numbers(p: Prepared, windows: Sequence[ChoiceScore]) -> dict[str, Any]:
@@ -28,20 +28,16 @@ def document_numbers(p: Prepared, windows: Sequence[ChoiceScore]) -> dict[str, A
             "windows": len(windows), "words": rolling.count_words(text), "bytes": rolling.count_bytes(text)}
 
 
-def attempt_row(p: Prepared, windows: Sequence[ChoiceScore] | None) -> dict[str, Any]:
+def attempt_row(p: Prepared, windows: Sequence[ChoiceScore] | None) -> AttemptRow:
     """The document's attempt: `score` is its log-likelihood; no right or wrong."""
     doc = p.item
-    extra: AttemptExtra = {}
-    row: dict[str, Any] = {"item_id": doc.id, "category": doc.category, "correct": None, "prediction": None,
-                           "reference": None, "extra": extra}
     if windows is None:
-        row.update(status="rejected", score=None, tokens_in=None)
-        row["extra"][AttemptKey.REASON] = p.reject
-        return row
+        rejected: AttemptExtra = {AttemptKey.REASON: p.reject}
+        return AttemptRow(item_id=doc.id, category=doc.category, status="rejected", extra=rejected)
     numbers = document_numbers(p, windows)
-    row.update(status="ok", score=numbers["loglikelihood"], tokens_in=numbers["tokens"])
-    row["extra"].update(numbers)
-    return row
+    scored: AttemptExtra = {**numbers}
+    return AttemptRow(item_id=doc.id, category=doc.category, status="ok", score=numbers["loglikelihood"],
+                      tokens_in=numbers["tokens"], extra=scored)
 
 
 def report_item(p: Prepared, windows: Sequence[ChoiceScore] | None) -> dict[str, Any]:

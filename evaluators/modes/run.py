@@ -40,6 +40,7 @@ from evaluators.modes.generate import (
 )
 from evaluators.runs.progress import Progress
 from evaluators.runs.runs import RunSpec, canonical_json, run_dir, sha256_bytes, sha256_file, slug, start_run
+from evaluators.store.records import AttemptRow
 from evaluators.store.store import Store, writable_store
 
 log = logging.getLogger("bananabench")
@@ -210,7 +211,7 @@ def _cells(units: list[grading.Unit], responses: datasets.ResponseSet, threshold
 
 
 def _attempt_row(unit: grading.Unit, prompt: datasets.PromptGroup, result: dict[str, Any], index: int,
-                 cell_key: str) -> dict[str, Any]:
+                 cell_key: str) -> AttemptRow:
     grade = result["draws"][0]["attempts"][index]
     response = prompt.record["responses"][index]
     draw = (prompt.draws or [None] * prompt.k)[index] or {}
@@ -227,20 +228,20 @@ def _attempt_row(unit: grading.Unit, prompt: datasets.PromptGroup, result: dict[
             extra["raw" if name == "content" else name] = draw[name]
     if unit.group == 1 and index == 0 and isinstance(prompt.record.get("problem"), str):
         extra["problem"] = prompt.record["problem"]
-    return {
-        "item_id": prompt.id,
-        "attempt": (unit.group - 1) * prompt.k + index + 1,
-        "status": grade["status"],
-        "correct": grade["verified"],
-        "score": 1.0 if grade["verified"] else 0.0,
-        "prediction": grade["graded_text"],
-        "category": prompt.domain,
-        "difficulty": f"level{prompt.level}",
-        "tokens_in": draw.get("tokens_in"),
-        "tokens_out": draw.get("tokens_out"),
-        "wall_s": draw.get("wall_s"),
-        "extra": extra,
-    }
+    return AttemptRow(
+        item_id=prompt.id,
+        attempt=(unit.group - 1) * prompt.k + index + 1,
+        status=grade["status"],
+        correct=grade["verified"],
+        score=1.0 if grade["verified"] else 0.0,
+        prediction=grade["graded_text"],
+        category=prompt.domain,
+        difficulty=f"level{prompt.level}",
+        tokens_in=draw.get("tokens_in"),
+        tokens_out=draw.get("tokens_out"),
+        wall_s=draw.get("wall_s"),
+        extra=extra,
+    )
 
 
 def evaluate(opts: EvaluateOptions) -> EvaluationOutcome:
@@ -289,7 +290,7 @@ def evaluate(opts: EvaluateOptions) -> EvaluationOutcome:
                 for index in range(prompt.k):
                     row = _attempt_row(unit, prompt, result, index, key)
                     recorded += 1
-                    if not run.is_done(row["item_id"], row["attempt"]):
+                    if not run.is_done(row.item_id, row.attempt):
                         run.record(row)
         run.flush()
         extra = _run_extra(store, units, artifacts, opts, run_meta, run_path, inputs_sha256, status_counts, reason)

@@ -35,7 +35,7 @@ from evaluators.core.contract import LOWER_IS_BETTER, BenchmarkKey, RunKey, RunS
 from evaluators.core.errors import BadInput, Interrupted
 from evaluators.core.presentation import PLAIN, Presentation
 from evaluators.core.secrets import scrub
-from evaluators.store.records import ChoiceRow, RunRow, ScoreRow, columns
+from evaluators.store.records import AttemptRow, ChoiceRow, RunRow, ScoreRow, columns
 from evaluators.store.store import Store, utcnow
 
 log = logging.getLogger("bananabench")
@@ -209,12 +209,10 @@ class Run:
     def is_done(self, item_id: str, attempt: int = 1) -> bool:
         return (str(item_id), attempt) in self.done
 
-    def record(self, attempt: dict[str, Any], *, choices: Iterable[ChoiceRow] = (),
+    def record(self, attempt: AttemptRow, *, choices: Iterable[ChoiceRow] = (),
                metrics: dict[str, float] | None = None) -> None:
         """Record one finished attempt (and its per-choice rows and numeric metrics)."""
-        row = {**attempt, "run_id": self.run_id}
-        row["item_id"] = str(row["item_id"])
-        row.setdefault("attempt", 1)
+        row = columns(attempt, run_id=self.run_id, item_id=str(attempt.item_id))
         choice_rows = [columns(c, run_id=self.run_id, item_id=row["item_id"]) for c in choices]
         metric_rows = [
             {"run_id": self.run_id, "item_id": row["item_id"], "attempt": row["attempt"], "metric": k, "value": v}

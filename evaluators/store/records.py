@@ -14,6 +14,27 @@ from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
+class AttemptRow:
+    """One `attempts` row: an attempt at an item (numbered from 1), its outcome, timings and evaluator's `extra`."""
+
+    item_id: str
+    status: str
+    attempt: int = 1
+    correct: bool | None = None
+    score: float | None = None
+    prediction: str | None = None
+    reference: str | None = None
+    category: str | None = None
+    difficulty: str | None = None
+    weight: float | None = None
+    started_at: dt.datetime | None = None
+    wall_s: float | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    extra: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ScoreRow:
     """One `scores` row of a run: a metric aggregated over a scope (`overall`, a category, a split, a cell...)."""
 

@@ -21,7 +21,7 @@ import evaluators.loglik as loglik
 import evaluators.modes as modes_evaluator
 from evaluators.core.stats import fixed_item_elo, wilson_interval
 from evaluators.runs.runs import RunSpec, start_run
-from evaluators.store.records import ChoiceRow, ScoreRow
+from evaluators.store.records import AttemptRow, ChoiceRow, ScoreRow
 from evaluators.store.store import Store
 
 XSS_NAME = '<script>alert("name")</script><img src=x onerror=alert(1)>'
@@ -106,10 +106,10 @@ def base_bench(store: Store, model: str, *, seed: int, official: bool = True, li
             means = [rng.uniform(-4, -2) for _ in range(4)]
             means[pred] = max(means) + 0.5
             run.record(
-                {"item_id": item_id, "status": "ok", "correct": ok, "score": float(ok), "prediction": str(pred),
-                 "reference": str(label), "category": cat, "difficulty": diff, "weight": weight,
-                 "extra": {"item_elo": item_elo, "context": f"{GATED_MARKER} context of {item_id}",
-                           "continuations": [f" {GATED_MARKER} continuation {i}" for i in range(4)]}},
+                AttemptRow(item_id=item_id, status="ok", correct=ok, score=float(ok), prediction=str(pred),
+                           reference=str(label), category=cat, difficulty=diff, weight=weight,
+                           extra={"item_elo": item_elo, "context": f"{GATED_MARKER} context of {item_id}",
+                                  "continuations": [f" {GATED_MARKER} continuation {i}" for i in range(4)]}),
                 choices=[ChoiceRow(idx=i, logprob_sum=m * 5, n_tokens=5, mean_logprob=m,
                                    extra={"text": f" {GATED_MARKER} continuation {i}"}) for i, m in enumerate(means)])
             results.append((cat, ok, item_elo, weight))
@@ -144,16 +144,17 @@ def base_evals(store: Store, model: str, split: str, *, seed: int) -> str:
         for i in range(12):
             item_id = f"{split}-{i:04d}"
             if i == 11:
-                run.record({"item_id": item_id, "status": "rejected", "category": split,
-                            "extra": {"reason": "ambiguous token boundary", "context": f"Context {i} <i>x</i>"}})
+                run.record(AttemptRow(item_id=item_id, status="rejected", category=split,
+                                      extra={"reason": "ambiguous token boundary",
+                                             "context": f"Context {i} <i>x</i>"}))
                 continue
             a, b = rng.random() < _skill(model), rng.random() < _skill(model) + 0.05
             acc.append(a)
             acc_norm.append(b)
-            run.record({"item_id": item_id, "status": "ok", "correct": b, "score": float(b), "prediction": "1" if b else "2",
-                        "reference": "1", "category": split,
-                        "extra": {"correct_acc": a, "correct_acc_norm": b, "context": f"Context {i}: {XSS_OUTPUT}",
-                                  "choices": [" one", " two", " three", " four"]}},
+            run.record(AttemptRow(item_id=item_id, status="ok", correct=b, score=float(b),
+                                  prediction="1" if b else "2", reference="1", category=split,
+                                  extra={"correct_acc": a, "correct_acc_norm": b, "context": f"Context {i}: {XSS_OUTPUT}",
+                                         "choices": [" one", " two", " three", " four"]}),
                        choices=[ChoiceRow(idx=j, logprob_sum=-j - rng.random(), n_tokens=2 + j,
                                           mean_logprob=(-j - 1) / (2 + j)) for j in range(4)])
         run.finish([_acc_scores(acc, "acc"), _acc_scores(acc_norm, "acc_norm"),
@@ -186,10 +187,10 @@ def chat(store: Store, model: str, task: str, *, seed: int, n: int = 15, categor
                      "server_fingerprint": fingerprint}
             if status == "error":
                 extra = {"error": "HTTP 500 from server: <b>upstream</b> failed", "server_fingerprint": fingerprint}
-            run.record({"item_id": f"{task}-{i:03d}", "status": status,
-                        "correct": None if status == "error" else status == "correct",
-                        "prediction": pred, "reference": ref, "category": cat, "wall_s": 1.0 + i / 10,
-                        "tokens_in": 120 + i, "tokens_out": 300 + i, "extra": extra})
+            run.record(AttemptRow(item_id=f"{task}-{i:03d}", status=status,
+                                  correct=None if status == "error" else status == "correct", prediction=pred,
+                                  reference=ref, category=cat, wall_s=1.0 + i / 10, tokens_in=120 + i,
+                                  tokens_out=300 + i, extra=extra))
             if cat and status != "error":
                 by_cat.setdefault(cat, []).append(status == "correct")
         answered = [True] * counts["correct"] + [False] * (counts["wrong"] + counts["unanswered"])
@@ -255,9 +256,9 @@ def agent(store: Store, model: str, *, seed: int, fingerprint: str = "fp-llama-1
                            "tokens_input": 12000, "tokens_output": 900, "tokens_cache": 8000,
                            "context_peak": 15000, "context_peak_share": 0.23, "compactions": 0,
                            "llm_requests": 6, "prefill_tps": 850.5, "decode_tps": 42.1, "ttft_s": 0.8}
-                run.record({"item_id": task, "attempt": attempt, "status": status, "score": score,
-                            "correct": None if score is None else score == 1.0, "category": cat,
-                            "wall_s": 30.0 + attempt, "extra": extra}, metrics=metrics)
+                run.record(AttemptRow(item_id=task, attempt=attempt, status=status, score=score,
+                                      correct=None if score is None else score == 1.0, category=cat,
+                                      wall_s=30.0 + attempt, extra=extra), metrics=metrics)
                 if score is not None:
                     per_task.setdefault(task, []).append(score)
         task_means = {t: sum(v) / len(v) for t, v in per_task.items()}
@@ -293,11 +294,12 @@ def modes(store: Store, model: str, *, seed: int) -> str:
                     for d in range(2):
                         ok = rng.random() < _skill(model)
                         ok_any |= ok
-                        run.record({"item_id": item, "attempt": g * 2 + d + 1,
-                                    "status": "verified" if ok else "wrong", "correct": ok,
-                                    "prediction": f"{rng.randrange(9)} <svg onload=alert(5)>", "category": cell,
-                                    "extra": {"group": g, "canonical_key": f"k{rng.randrange(3)}",
-                                              "raw": f"answer {XSS_OUTPUT}"}})
+                        run.record(AttemptRow(item_id=item, attempt=g * 2 + d + 1,
+                                              status="verified" if ok else "wrong", correct=ok,
+                                              prediction=f"{rng.randrange(9)} <svg onload=alert(5)>",
+                                              category=cell,
+                                              extra={"group": g, "canonical_key": f"k{rng.randrange(3)}",
+                                                     "raw": f"answer {XSS_OUTPUT}"}))
                     group_pass.append(ok_any)
                 passes.append(sum(group_pass) / len(group_pass))
             all_pass += passes
@@ -337,7 +339,8 @@ def build(root: Path) -> dict:
     spec = RunSpec(evaluator="chat", benchmark="arc", model_name="beta-3b", official=True, n_items=5)
     with start_run(store, spec, benchmark_title="ARC-Challenge", headline_metric="accuracy",
                    presentation=chat_evaluator.PRESENTATION) as run:
-        run.record({"item_id": "arc-000", "status": "correct", "correct": True, "prediction": "A", "reference": "A"})
+        run.record(AttemptRow(item_id="arc-000", status="correct", correct=True, prediction="A",
+                              reference="A"))
         ids["interrupted"] = run.run_id
     return ids
 
