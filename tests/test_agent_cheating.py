@@ -538,7 +538,7 @@ def test_every_attack_ends_failed_with_score_zero_and_a_reason(tmp_path: Path):
             seen = extra.get("tamper_flags", []) + extra.get("tamper_notes", [])
             assert any(flag in f for f in seen), (name, seen)
     # Every score counts only the honest fixes as passed, the report included.
-    overall = {r["metric"]: r["value"] for r in store.scores(run["run_id"]) if r["scope"] == "overall"}
+    overall = {r.metric: r.value for r in store.scores(run["run_id"]) if r.scope == "overall"}
     n_scored = len(attempts) + len(honest)
     assert overall["n_passed"] == len(honest) and overall["pass_rate"] == len(honest) / n_scored, overall
     report = run_cli("report", "--results", str(results), "--model", "cheater")
