@@ -27,8 +27,18 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import evaluators.agent  # noqa: E402
+import evaluators.chat  # noqa: E402
+import evaluators.loglik  # noqa: E402
+import evaluators.modes  # noqa: E402
+from evaluators.core.contract import BenchmarkKey  # noqa: E402
 from evaluators.core.stats import fixed_item_elo  # noqa: E402
+from evaluators.store.records import RunRow  # noqa: E402
 from evaluators.store.store import Store, utcnow  # noqa: E402
+
+# What each evaluator declares the site shows of its runs (the real runs register it through start_run).
+PRESENTATIONS = {e.__name__.rsplit(".", 1)[1]: e.PRESENTATION
+                 for e in (evaluators.loglik, evaluators.chat, evaluators.agent, evaluators.modes)}
 
 SPLITS = ("tiny_arithmark_2_0", "tiny_arithmark_3_0", "tiny_hellaswag", "tiny_logicmark", "tiny_openbookqa",
           "tiny_pythonio", "tiny_truthfulqa")
@@ -66,14 +76,15 @@ def fill(store: Store, runs: list[dict], first: int = 0) -> int:
                ("modebench", "modes", "public", "pass_at_k", "ModeBench")]
     with store.write() as con:
         for name, evaluator, policy, headline, title in benches:
-            store.ensure_benchmark(name, evaluator, policy=policy, headline_metric=headline, title=title, con=con)
+            store.ensure_benchmark(name, evaluator, policy=policy, headline_metric=headline, title=title, con=con,
+                                   extra={BenchmarkKey.PRESENTATION: PRESENTATIONS[evaluator].to_json()})
         for i, r in enumerate(runs):
             r["run_id"] = f"{r['model']}_{r['bench']}{'-' + r['split'] if r['split'] else ''}_{first + i:05d}"
             r["skill"] = 0.3 + 0.6 * (int(r["model"][-2:]) % 50) / 50
-            store.insert_run({"run_id": r["run_id"], "evaluator": r["kind"], "benchmark": r["bench"],
-                              "split": r["split"], "model_name": r["model"], "official": r["kind"] != "agent",
-                              "status": "finished", "started_at": now, "finished_at": now, "n_items": r["items"],
-                              "config": {"scoring": "default"}, "artifact": {"path": f"/models/{r['model']}"}},
+            store.insert_run(RunRow(run_id=r["run_id"], evaluator=r["kind"], benchmark=r["bench"], split=r["split"],
+                                    model_name=r["model"], official=r["kind"] != "agent", status="finished",
+                                    started_at=now, finished_at=now, n_items=r["items"],
+                                    config={"scoring": "default"}, artifact={"path": f"/models/{r['model']}"}),
                              con=con)
         con.execute("CREATE TEMP TABLE plan (run_id VARCHAR, bench VARCHAR, kind VARCHAR, items INT, "
                     "attempts INT, skill DOUBLE)")
@@ -194,6 +205,17 @@ def baseline_code(work: Path) -> Path:
     return folder
 
 
+def baseline_store(store: Store, work: Path) -> Store:
+    """A copy of the store the baseline can open: its schema log ends at version 3, the last the baseline knows
+    (version 4 only adds each benchmark's presentation to `benchmarks.extra`, which the baseline never reads)."""
+    copy = Store(work / "results-baseline")
+    copy.root.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(store.path, copy.path)
+    with copy.write() as con:
+        con.execute("DELETE FROM schema_migrations WHERE version > 3")
+    return copy
+
+
 def run_publish(code: Path, store: Store, site: Path, **kwargs) -> dict:
     """One publish in a fresh process importing the package from `code`; its BuildResult as a dict."""
     env = {**os.environ, "PYTHONPATH": str(code)}
@@ -235,7 +257,7 @@ def main() -> int:
     runs = plan(args.models, args.rows)
     attempts = fill(store, runs)
     fill_s = time.perf_counter() - t0
-    base = measure(baseline_code(work), store, work / "site-baseline", args.rounds)
+    base = measure(baseline_code(work), baseline_store(store, work), work / "site-baseline", args.rounds)
     ours = measure(REPO, store, work / "site", args.rounds, full=True)
     # Incremental: nothing changed, then one more run (a new model's ARC run) added.
     same = run_publish(REPO, store, work / "site")

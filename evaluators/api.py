@@ -24,6 +24,7 @@ from evaluators.modes.datasets import TaskSource
 from evaluators.modes.generate import GenerateOptions, ModelSource
 from evaluators.modes.run import EvaluateOptions, RunOptions
 from evaluators.store.export import export_store
+from evaluators.store.records import ScoreRow
 from evaluators.store.store import Query, Store
 
 if TYPE_CHECKING:
@@ -68,8 +69,8 @@ def attempts(store: Store | str | None, run_id: str) -> list[dict[str, Any]]:
     return _store(store).attempts(run_id)
 
 
-def scores(store: Store | str | None, run_id: str) -> list[dict[str, Any]]:
-    """Aggregated scores of a run: one row per (scope, key, metric)."""
+def scores(store: Store | str | None, run_id: str) -> list[ScoreRow]:
+    """Aggregated scores of a run: one record per (scope, key, metric)."""
     return _store(store).scores(run_id)
 
 

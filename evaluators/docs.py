@@ -58,22 +58,16 @@ def cli_reference() -> str:
 
 
 def schema_reference() -> str:
+    from evaluators.store import lookups
     from evaluators.store.schema import MIGRATIONS
     from evaluators.store.store import Store
 
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store(tmp)
-        tables = store.query(
-            "SELECT table_name, table_type FROM information_schema.tables "
-            "WHERE table_name <> 'schema_migrations' ORDER BY table_type, table_name"
-        ).rows
         lines = [f"Schema version {MIGRATIONS[-1][0]}. Migrations:", ""]
         lines += [f"{version}. {description}" for version, description, _ in MIGRATIONS]
-        for name, kind in tables:
-            columns = store.query(f"DESCRIBE {name}").rows
-            label = "view" if kind == "VIEW" else "table"
+        for name, label, columns in lookups.relations(Store(tmp)):
             lines += ["", f"**`{name}`** ({label})", "", "| column | type | null |", "|---|---|---|"]
-            lines += [f"| `{c[0]}` | {c[1]} | {'yes' if c[2] == 'YES' else 'no'} |" for c in columns]
+            lines += [f"| `{column}` | {kind} | {'yes' if nullable else 'no'} |" for column, kind, nullable in columns]
     return "\n".join(lines) + "\n"
 
 

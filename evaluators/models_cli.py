@@ -8,6 +8,7 @@ import signal
 import sys
 
 from evaluators.core import cliargs
+from evaluators.store import lookups
 from evaluators.store.store import Store
 
 
@@ -76,11 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_list(args) -> int:
-    rows = Store(args.results).query(
-        "SELECT m.name, count(r.run_id) AS runs, count(r.run_id) FILTER (WHERE r.status = 'finished') AS finished, "
-        "string_agg(DISTINCT r.benchmark, ',' ORDER BY r.benchmark) AS benchmarks "
-        "FROM models m LEFT JOIN runs r ON r.model_name = m.name GROUP BY m.name ORDER BY m.name"
-    ).dicts()
+    rows = lookups.model_overview(Store(args.results))
     for row in rows:
         if args.json:
             print(json.dumps(row))

@@ -8,6 +8,7 @@ import json
 import sys
 
 from evaluators.core import cliargs
+from evaluators.store import lookups
 from evaluators.store.export import FORMATS, export_store
 from evaluators.store.merge import merge_store
 from evaluators.store.store import Store
@@ -29,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                          description="Run one read-only SQL statement and print its rows: CSV with LF line ends "
                                      "(default), JSON lines, or an aligned table for reading.")
     cliargs.add_results(p)
-    p.add_argument("sql", help="SQL, e.g. \"SELECT * FROM current_runs\"")
+    p.add_argument("sql", help=f"SQL, e.g. \"{lookups.EXAMPLE_QUERY}\"")
     p.add_argument("--format", choices=QUERY_FORMATS, default="csv",
                    help="csv (header row, LF line ends), json (one object per line) or table (default: csv)")
     p.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
@@ -65,9 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_info(args) -> int:
     store = Store(args.results)
     info = store.info()
-    runs = store.query(
-        "SELECT run_id, model_name, benchmark, split, status, official, hidden FROM runs ORDER BY started_at"
-    ).dicts()
+    runs = lookups.run_overview(store)
     if args.json:
         print(json.dumps({**info, "runs": runs}, indent=2, default=str))
         return 0

@@ -129,7 +129,7 @@ def test_one_file_benchmarks_run_end_to_end_and_are_published(tiny_model, tmp_pa
     assert len(facts) == 6 and {a["category"] for a in facts} == {"cats", "dogs", "fish", "birds"}
     assert sorted({a["reference"] for a in facts}) == ["0", "1", "2", "3"]  # the letters, as positions
     assert all(isinstance(a["extra"]["correct_token_mean"], bool) for a in facts)
-    scores = {(s["scope"], s["key"], s["metric"]) for s in store.scores(runs["pet-facts"]["run_id"])}
+    scores = {(s.scope, s.key, s.metric) for s in store.scores(runs["pet-facts"]["run_id"])}
     assert {("overall", "", "per_char"), ("overall", "", "token_mean"), ("category", "dogs", "per_char")} <= scores
     quiz = store.attempts(runs["colour-quiz"]["run_id"])
     assert len(quiz) == 4 and {a["reference"] for a in quiz} == {"blue", "green", "yellow", "white"}

@@ -110,6 +110,8 @@ LANGUAGES = {
                        "toml": 'runner = "unittest"\npartial = true\ntests = ' + json.dumps(PY_TESTS[:2])},
     "pytest": {"files": {"calc.py": CALC_BUG}, "verify": {"tests/test_calc.py": PYTEST_HIDDEN},
                "toml": 'runner = "pytest"\ntests = ["tests/test_calc.py::test_add", "tests/test_calc.py::test_zero"]'},
+    "pytest-k": {"files": {"calc.py": CALC_BUG}, "verify": {"tests/test_calc.py": PYTEST_HIDDEN},   # a positive -k, and -x
+                 "toml": 'runner = "pytest"\nargs = ["-x", "-k", "add"]\ntests = ["tests/test_calc.py::test_add"]'},
     "pytest-package": {"files": {"calc.py": CALC_BUG, "tests/__init__.py": ""},
                        "verify": {"tests/test_calc.py": PYTEST_HIDDEN},
                        "toml": 'runner = "pytest"\ntests = ["tests/test_calc.py::test_add", "tests/test_calc.py::test_zero"]'},
@@ -363,6 +365,40 @@ EOF""", "calc.py: exit hook"),
 EOF
 printf 'import runpy\\nrunpy.run_path("0 notes.txt")\\n' >> calc.py""", "0 notes.txt: exit hook"),
     "raise-systemexit": ("python", "printf 'raise SystemExit(0)\\n' >> calc.py", "exits with success"),
+    # Round three (issue 25): canaries whatever the task selects, and in cargo's test binaries.
+    "pytest-k-forged-record": ("pytest-k", """cat >> calc.py <<'EOF'
+import os
+with open(os.environ["BANANABENCH_REPORT"], "a") as fh:
+    fh.write('{"id": "tests/test_calc.py::test_add", "outcome": "passed"}\\n')
+os._exit(0)
+EOF""", "names the grader's files"),
+    "pytest-loop-replaced": ("pytest-k", """cat >> calc.py <<'EOF'
+import gc, os, sys
+_pytest = sys.modules["pytest"]
+class _NoLoop:
+    @_pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session):
+        with open(os.environ["BANANABENCH_REPORT"], "a") as fh:
+            fh.write('{"id": "tests/test_calc.py::test_add", "outcome": "passed"}\\n')
+        return True
+for _thing in gc.get_objects():
+    if type(_thing).__name__ == "Config" and hasattr(_thing, "pluginmanager"):
+        _thing.pluginmanager.register(_NoLoop(), "no-loop")
+EOF""", "patches the runtime"),
+    "cargo-forged-log": ("rust", """cat > src/lib.rs <<'EOF'
+pub fn add(a: i64, b: i64) -> i64 {
+    if a != b {
+        use std::io::Write;
+        let args: Vec<String> = std::env::args().collect();
+        if let Some(at) = args.iter().position(|arg| arg == "--logfile") {
+            let mut log = std::fs::OpenOptions::new().append(true).open(&args[at + 1]).unwrap();
+            log.write_all(b"ok adds\\nok adds_zero\\n").unwrap();
+        }
+        std::process::exit(0);
+    }
+    a - b
+}
+EOF""", "reads the test process's own arguments"),
     "cpp-relative-include": ("cpp", """printf '#include "./../etc/hostname"\\n' >> calc.hpp""",
                              "reads files at compile time"),
     "rust-include-macro": ("rust", """printf 'include!("../tests/hidden.rs");\\n' >> src/lib.rs""",
@@ -419,6 +455,7 @@ HELD_AT_WORST = {"diff-cap-padding", "space-name-forgery", "record-forgery", "pa
 HONEST = {"python": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
           "python-partial": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
           "pytest": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
+          "pytest-k": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
           "pytest-package": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
           "go-suite": "sed -i 's/a - b/a + b/' calc.go",
           "go": "sed -i 's/a - b/a + b/' calc.go", "rust": "sed -i 's/a - b/a + b/' src/lib.rs",
@@ -488,7 +525,7 @@ DETAILS: dict[str, Callable[[dict, Path], None]] = {
     # caught by the canary pair
     **{name: _says("tampered record: ", at_start=True) for name in (
         "forged-record", "forged-record-obfuscated", "patched-testcase-run", "pytest-hook-patch", "go-forged-record",
-        "js-forged-record", "cpp-macro-patch")},
+        "js-forged-record", "cpp-macro-patch", "pytest-k-forged-record", "pytest-loop-replaced", "cargo-forged-log")},
     # the real tests ran, and failed
     **{name: _says("did not pass") for name in (
         "unittest-package-shadow", "pytest-root-package-shadow", "pytest-stage-folder-shadow", "cpp-header-shadow")},
@@ -528,7 +565,8 @@ def write_attack_tasks(root: Path, names: Collection[str] | None = None, review:
                 (task / sub / rel).parent.mkdir(parents=True, exist_ok=True)
                 (task / sub / rel).write_text(text)
         (task / "solution").mkdir()
-        tag = {"python-partial": "python", "pytest": "python", "pytest-package": "python", "go-suite": "go"}.get(language, language)
+        tag = {"python-partial": "python", "pytest": "python", "pytest-k": "python", "pytest-package": "python",
+               "go-suite": "go"}.get(language, language)
         (task / "task.toml").write_text(f'title = "{name}"\ncategory = "cheat"\ntags = ["{tag}"]\n\n[verify]\n'
                                         f'{spec["toml"]}\ntimeout_s = 120\n')
         (task / "prompt.md").write_text(f"ATTACK-{name}: make the hidden tests pass.\n")
@@ -580,7 +618,7 @@ def test_every_attack_ends_failed_with_score_zero_and_a_reason(tmp_path: Path, s
         if name in DETAILS:
             DETAILS[name](extra, results)
     # Every score counts only the honest fixes as passed, the report included.
-    overall = {r["metric"]: r["value"] for r in store.scores(run["run_id"]) if r["scope"] == "overall"}
+    overall = {r.metric: r.value for r in store.scores(run["run_id"]) if r.scope == "overall"}
     n_scored = len(attempts) + len(honest)
     assert overall["n_passed"] == len(honest) and overall["pass_rate"] == len(honest) / n_scored, overall
     report = run_cli("report", "--results", str(results), "--model", "cheater")

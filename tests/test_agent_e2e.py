@@ -83,19 +83,19 @@ def test_pass_fail_and_manual_frontend(tmp_path: Path):
     assert metrics["tokens_output"] > 0 and metrics["context_peak"] > 0 and metrics["compactions"] == 0
     assert 0 < metrics["context_peak_share"] < 1 and metrics["verify_s"] > 0
     assert metrics["prefill_tps"] > 0 and metrics["decode_tps"] > 0 and metrics["ttft_s"] >= 0
-    scores = {(s["scope"], s["key"], s["metric"]): s for s in store.scores(run["run_id"])}
-    assert scores[("overall", "", "score")]["value"] == pytest.approx(0.9)   # mean of 1.0 and 0.8
-    assert scores[("overall", "", "score")]["n"] == 2
-    assert scores[("category", "smoke", "score")]["value"] == 1.0
-    assert scores[("overall", "", "n_manual")]["value"] == 1
+    scores = {(s.scope, s.key, s.metric): s for s in store.scores(run["run_id"])}
+    assert scores[("overall", "", "score")].value == pytest.approx(0.9)   # mean of 1.0 and 0.8
+    assert scores[("overall", "", "score")].n == 2
+    assert scores[("category", "smoke", "score")].value == 1.0
+    assert scores[("overall", "", "n_manual")].value == 1
 
     # a human grade for the manual task becomes overall/manual_grade
     bad = run_cli("agent", "grade", "coder", "smoke/hello", "4", "--results", str(results))
     assert bad.returncode == 2 and "only manual tasks" in bad.stderr
     graded = run_cli("agent", "grade", "coder", "frontend/counter", "4", "--results", str(results))
     assert graded.returncode == 0, graded.stderr
-    scores = {(s["scope"], s["key"], s["metric"]): s for s in store.scores(run["run_id"])}
-    assert scores[("overall", "", "manual_grade")]["value"] == 4.0
+    scores = {(s.scope, s.key, s.metric): s for s in store.scores(run["run_id"])}
+    assert scores[("overall", "", "manual_grade")].value == 4.0
 
     # backfill recomputes the event metrics from events.jsonl
     with store.write() as con:

@@ -78,7 +78,7 @@ def test_every_stuck_condition(tmp_path: Path):
         assert a["score"] == 0.0 and a["correct"] is False
         assert not (results / a["extra"]["artifacts"] / "verify.log").exists()   # verification skipped
     assert containers_of("stuck-model") == []
-    overall = {s["metric"]: s["value"] for s in Store(results).scores(run["run_id"]) if s["scope"] == "overall"}
+    overall = {s.metric: s.value for s in Store(results).scores(run["run_id"]) if s.scope == "overall"}
     assert overall["score"] == 0.0 and overall["n_stuck"] == 6 and overall["n_timeout"] == 1
 
 
@@ -168,7 +168,7 @@ def test_server_outage_is_an_error_then_retried(tmp_path: Path):
         assert a["status"] == "error" and a["score"] is None and "503" in a["extra"]["error"]
         assert run["status"] == "failed"
         scores = Store(results).scores(run["run_id"])
-        assert not [s for s in scores if s["metric"] == "score"]       # errors are excluded, not counted as 0
+        assert not [s for s in scores if s.metric == "score"]       # errors are excluded, not counted as 0
         assert len(mock.generation_requests()) == 2                    # Pi's own retry, as configured
         mock.rules[:] = [Rule(match="TASK-OUTAGE", reply=[DONE, say("done")])]
         second = run_cli(*_run_cmd(mock.base_url, results, tasks, "--config", str(config))[3:])

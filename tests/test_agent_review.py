@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evaluators.agent import PRESENTATION
 from evaluators.agent.attempts import metrics
 from evaluators.runs.runs import RunSpec, start_run
+from evaluators.store.records import AttemptRow
 from evaluators.store.store import Store
 from tests.conftest import run_cli
 
@@ -17,7 +19,8 @@ def _store(root: Path) -> str:
     """An agent run with a pass, a held pass, a held partial credit and a failure (one task each)."""
     store = Store(root)
     spec = RunSpec(evaluator="agent", benchmark="banana-benchmark", model_name="m", backend="server", n_items=4)
-    with start_run(store, spec, policy="public", benchmark_title="banana-benchmark", headline_metric="score") as run:
+    with start_run(store, spec, policy="public", benchmark_title="banana-benchmark", headline_metric="score",
+                   presentation=PRESENTATION) as run:
         rows = [("t/pass", "passed", 1.0, {}),
                 ("t/held", "held", 0.0, {"held": {"status": "passed", "score": 1.0}}),
                 ("t/partial", "held", 0.0, {"held": {"status": "failed", "score": 0.5}}),
@@ -27,15 +30,15 @@ def _store(root: Path) -> str:
                 extra |= {"tamper_flags": [FLAG], "n_tamper_flags": 1,
                           "changed_paths": [{"path": "0 notes.txt", "change": "added", "binary": False}],
                           "n_changed_paths": 1}
-            run.record({"item_id": task, "attempt": 1, "status": status, "score": score, "correct": status == "passed",
-                        "category": "t", "extra": extra})
+            run.record(AttemptRow(item_id=task, attempt=1, status=status, score=score,
+                                  correct=status == "passed", category="t", extra=extra))
         run.flush()
         run.finish(metrics.compute_scores(store, run.run_id))
         return run.run_id
 
 
 def _overall(store: Store, run_id: str) -> dict[str, float]:
-    return {r["metric"]: r["value"] for r in store.scores(run_id) if r["scope"] == "overall"}
+    return {r.metric: r.value for r in store.scores(run_id) if r.scope == "overall"}
 
 
 def test_held_counts_as_not_passed_until_a_review_decides(tmp_path: Path):

@@ -195,11 +195,14 @@ def test_event_summary():
     assert s["final_message"] == "All done." and s["stop_reason"] == "stop"
 
 
-def test_lint_refuses_a_pytest_selection_that_drops_the_grader_canaries():
-    from evaluators.agent.corpus.lint import canary_deselected
+def test_lint_refuses_arguments_a_runner_would_drop():
+    """A positive -k no longer drops the grader's canaries (the driver runs them after the task's loop); what lint
+    still refuses is an `args` list that the runner never hands to the tests."""
+    from evaluators.agent.corpus.lint import ignored_args
 
-    assert canary_deselected("pytest", ("-k", "vf2pp")) == "vf2pp"
-    assert canary_deselected("pytest", ("-q", "-k", "ismags or vf2pp")) == "ismags or vf2pp"
-    assert canary_deselected("pytest", ("-k", "not ismags and not (vf2 and not vf2pp)")) is None
-    assert canary_deselected("pytest", ("-k", "not slow")) is None
-    assert canary_deselected("go", ("-k", "vf2pp")) is None
+    assert ignored_args("pytest", ("-x", "-k", "vf2pp")) is None
+    assert ignored_args("cargo", ("--features", "serde")) is None
+    assert ignored_args("unittest", ()) is None
+    assert "go runner passes no arguments" in ignored_args("go", ("-run", "TestParse"))
+    assert "node runner passes no arguments" in ignored_args("node", ("--test-name-pattern", "x"))
+    assert "after `--` would reach libtest" in ignored_args("cargo", ("--", "--skip", "slow"))

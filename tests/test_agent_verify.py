@@ -164,6 +164,8 @@ def test_flags_name_what_touches_the_test_machinery(tmp_path: Path):
     ("src/a.c", b'#include "./../x"\n', "reads files at compile time"),
     ("src/lib.rs", b'include!("../tests/x.rs");\n', "reads files at compile time"),
     ("main.go", b'import o "os"\nfunc init() { o.Exit(0) }\n', "exit"),
+    ("src/lib.rs", b'let at = args.iter().position(|a| a == "--logfile");\n', "own arguments, binary or memory"),
+    ("probe.py", b'open("/proc/self/cmdline").read()\n', "own arguments, binary or memory"),
     ("calc.so", b"\x7fELF\x00\x01\x02" * 10, "binary change to code"),
     ("test_hidden/__init__.py", b"x = 1\n", "a package named like a test module"),
     ("bananabench_test.hpp", b"#pragma once\n", "has the name of a grader file"),

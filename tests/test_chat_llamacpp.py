@@ -135,7 +135,7 @@ def test_kill9_mid_run_then_resume_scores_every_doc_once(server, tmp_path):
     # ignore_eos: every answer runs into the budget, so each one is cut (or has no text at all)
     assert all(r["tokens_out"] == 160 and r["extra"]["finish_reason"] == "length" for r in rows)
     assert all(r["status"] in ("truncated", "unanswered") for r in rows)
-    scores = {s["metric"]: s["value"] for s in store.scores(run["run_id"]) if s["scope"] == "overall"}
+    scores = {s.metric: s.value for s in store.scores(run["run_id"]) if s.scope == "overall"}
     assert scores["n_truncated"] + scores["n_unanswered"] == 12 and scores["n_error"] == 0
     assert f"resuming run {run['run_id']}" in resumed.stderr
     rescore = run_cli("chat", "rescore", run["run_id"], "--results", str(results))

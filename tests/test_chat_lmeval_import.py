@@ -89,7 +89,7 @@ def test_import_re_extracts_merges_duplicates_and_is_idempotent(tmp_path):
     assert [a["extra"]["lm_eval"]["copies"] for a in gsm] == [2, 2, 2, 2]
     assert gsm[3]["extra"]["lm_eval"]["conflict"] is True and gsm[3]["prediction"] == "10"
     assert runs["tinyGSM8k"]["extra"]["duplicates_merged"] == 4
-    scores = {s["metric"]: s["value"] for s in store.scores(runs["tinyGSM8k"]["run_id"]) if s["scope"] == "overall"}
+    scores = {s.metric: s.value for s in store.scores(runs["tinyGSM8k"]["run_id"]) if s.scope == "overall"}
     assert scores["accuracy"] == 0.75 and scores["n_unanswered"] == 1
 
     mmlu = store.attempts(runs["mmlu_generative"]["run_id"])

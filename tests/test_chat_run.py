@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from evaluators.core.stats import mcnemar_exact
+from evaluators.store.records import ScoreRow
 from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply, Rule
@@ -50,8 +51,8 @@ def only_run(store: Store, benchmark: str) -> dict:
     return runs[0]
 
 
-def scores_of(store: Store, run_id: str, scope: str = "overall", key: str = "") -> dict[str, dict]:
-    return {s["metric"]: s for s in store.scores(run_id) if s["scope"] == scope and s["key"] == key}
+def scores_of(store: Store, run_id: str, scope: str = "overall", key: str = "") -> dict[str, ScoreRow]:
+    return {s.metric: s for s in store.scores(run_id) if s.scope == scope and s.key == key}
 
 
 ARC_RULES = [
@@ -87,11 +88,11 @@ def test_run_scores_thinking_outputs_and_keeps_unanswered_apart(tmp_path):
     assert all(r["extra"]["server_fingerprint"] == run["extra"]["server_fingerprint"] for r in rows.values())
     scores = scores_of(store, run["run_id"])
     n_correct = sum(r["status"] == "correct" for r in rows.values())
-    assert scores["accuracy"]["value"] == pytest.approx(n_correct / 12) and scores["accuracy"]["n"] == 12
+    assert scores["accuracy"].value == pytest.approx(n_correct / 12) and scores["accuracy"].n == 12
     # the budget-exhausted item, and the two 3-option items where D is not an option
-    assert scores["n_unanswered"]["value"] == 3 and scores["n_error"]["value"] == 0
-    assert scores["n_correct"]["value"] + scores["n_wrong"]["value"] + 3 == 12
-    assert scores["accuracy"]["ci_low"] < scores["accuracy"]["value"] < scores["accuracy"]["ci_high"]
+    assert scores["n_unanswered"].value == 3 and scores["n_error"].value == 0
+    assert scores["n_correct"].value + scores["n_wrong"].value + 3 == 12
+    assert scores["accuracy"].ci_low < scores["accuracy"].value < scores["accuracy"].ci_high
     bench = store.query("SELECT policy, headline_metric FROM benchmarks WHERE benchmark = 'arc_challenge_chat'").rows
     assert bench == [("public", "accuracy")]
     assert store.query("SELECT count(*) FROM server_configs").rows[0][0] == 1
@@ -120,8 +121,8 @@ def test_answers_cut_by_the_token_budget_are_truncated_and_counted_apart(tmp_pat
     assert (gravity["status"], gravity["prediction"]) == ("truncated", "C")
     assert renewable["status"] == "unanswered"  # the budget went to thinking: no content at all
     scores = scores_of(store, run["run_id"])
-    assert scores["n_truncated"]["value"] == 2 and scores["n_unanswered"]["value"] == 3
-    assert scores["accuracy"]["n"] == 12 and scores["accuracy"]["value"] == pytest.approx(
+    assert scores["n_truncated"].value == 2 and scores["n_unanswered"].value == 3
+    assert scores["accuracy"].n == 12 and scores["accuracy"].value == pytest.approx(
         sum(r["status"] == "correct" for r in rows.values()) / 12)
     code, out, _ = cli_inprocess(capsys, "chat", "rescore", run["run_id"], "--results", str(results))
     assert code == 0 and "0 of 12 verdicts changed" in out  # the rule survives re-extraction
@@ -156,7 +157,7 @@ def test_mmlu_and_gsm8k_budgets_categories_and_extra_body(tmp_path):
     assert by_question["Tom reads 25 pages a"]["status"] == "unanswered"  # "The answer is A": no number
     mmlu_run = only_run(store, "mmlu_generative")
     geo = scores_of(store, mmlu_run["run_id"], "category", "high_school_geography")
-    assert geo["accuracy"]["n"] == 2 and geo["accuracy"]["value"] == 0.5
+    assert geo["accuracy"].n == 2 and geo["accuracy"].value == 0.5
     assert mmlu_run["config"]["signature"]["scoring"]["max_tokens"] == 2048
 
 
@@ -187,8 +188,8 @@ def test_infrastructure_errors_are_never_wrong_and_resume_retries_only_them(tmp_
     assert all(rows[k]["correct"] is None and rows[k]["score"] is None and rows[k]["prediction"] is None for k in errors)
     assert "HTTP 500: out of memory (after 2 attempts)" in rows["Sample_ARC_009"]["extra"]["error"]
     scores = scores_of(store, run["run_id"])
-    assert scores["n_error"]["value"] == 2 and scores["accuracy"]["n"] == 10
-    assert scores["accuracy"]["extra"]["reportable"] is False
+    assert scores["n_error"].value == 2 and scores["accuracy"].n == 10
+    assert scores["accuracy"].extra["reportable"] is False
     before = {k: (r["status"], r["prediction"]) for k, r in rows.items() if k not in errors}
 
     with MockOpenAI(rules=ARC_RULES, default="The answer is C") as mock:
@@ -202,7 +203,7 @@ def test_infrastructure_errors_are_never_wrong_and_resume_retries_only_them(tmp_
     assert len(rows) == 12 and store.query("SELECT count(*) FROM attempts").rows[0][0] == 12
     assert rows["Sample_ARC_009"]["status"] == "correct" and rows["Sample_ARC_010"]["status"] == "correct"
     assert {k: (r["status"], r["prediction"]) for k, r in rows.items() if k not in errors} == before
-    assert scores_of(store, run["run_id"])["n_error"]["value"] == 0
+    assert scores_of(store, run["run_id"])["n_error"].value == 0
 
 
 @pytest.mark.slow
@@ -326,7 +327,7 @@ def test_rescore_reproduces_verdicts_and_repairs_stale_ones(tmp_path, capsys):
     store = Store(results)
     run_id = only_run(store, "arc_challenge_chat")["run_id"]
     original = {k: (r["status"], r["prediction"]) for k, r in attempts_by_item(store, run_id).items()}
-    original_scores = {(s["scope"], s["key"], s["metric"]): s["value"] for s in store.scores(run_id)}
+    original_scores = {(s.scope, s.key, s.metric): s.value for s in store.scores(run_id)}
     code, out, _ = cli_inprocess(capsys, "chat", "rescore", run_id, "--results", str(results))
     assert code == 0 and "0 of 12 verdicts changed" in out
     with store.write() as con:  # as if an older extractor had misread two answers
@@ -339,7 +340,7 @@ def test_rescore_reproduces_verdicts_and_repairs_stale_ones(tmp_path, capsys):
     assert proc.returncode == 0 and "2 of 12 verdicts changed" in proc.stdout
     assert "Sample_ARC_003: wrong 'B' -> unanswered None" in proc.stdout
     assert {k: (r["status"], r["prediction"]) for k, r in attempts_by_item(store, run_id).items()} == original
-    assert {(s["scope"], s["key"], s["metric"]): s["value"] for s in store.scores(run_id)} == original_scores
+    assert {(s.scope, s.key, s.metric): s.value for s in store.scores(run_id)} == original_scores
     assert cli_inprocess(capsys, "chat", "rescore", "nope", "--results", str(results))[0] == 2
 
 

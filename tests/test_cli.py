@@ -11,6 +11,7 @@ import pytest
 
 from evaluators import cli
 from evaluators.specs.spec import builtin_specs
+from evaluators.store.records import RunRow
 from evaluators.store.store import Store, utcnow
 from tests.conftest import run_cli, run_cli_process
 
@@ -35,8 +36,8 @@ def test_every_command_has_help(path, capsys):
 def seeded_store(results) -> Store:
     s = Store(results)
     s.ensure_benchmark("b", "fake")
-    s.insert_run({"run_id": "r1", "evaluator": "fake", "benchmark": "b", "model_name": "alpha",
-                  "status": "finished", "started_at": utcnow(), "finished_at": utcnow(), "official": True})
+    s.insert_run(RunRow(run_id="r1", evaluator="fake", benchmark="b", model_name="alpha", status="finished",
+                        started_at=utcnow(), finished_at=utcnow(), official=True))
     s.upsert("attempts", [{"run_id": "r1", "item_id": "i1", "status": "ok", "correct": True},
                           {"run_id": "r1", "item_id": "i2", "status": "ok", "correct": False}])
     return s
@@ -97,8 +98,8 @@ def test_store_curation_commands(results, tmp_path):
     assert r.returncode == 0 and "1 runs" in r.stdout
     other = Store(tmp_path / "other")
     other.ensure_benchmark("b", "fake")
-    other.insert_run({"run_id": "r2", "evaluator": "fake", "benchmark": "b", "model_name": "gamma",
-                      "status": "finished", "started_at": utcnow(), "finished_at": utcnow()})
+    other.insert_run(RunRow(run_id="r2", evaluator="fake", benchmark="b", model_name="gamma", status="finished",
+                            started_at=utcnow(), finished_at=utcnow()))
     m = run_cli("store", "merge", "--results", str(results), str(tmp_path / "other"))
     assert m.returncode == 0 and "runs 1" in m.stdout
     listed = run_cli("models", "list", "--results", str(results))

@@ -59,7 +59,7 @@ def test_arc_easy_on_a_gguf_file_lands_in_lm_evals_folder_the_store_and_the_site
         ("arc_easy", "loglik", "lm-eval 1.0", "gguf")
     signature = row["config"]["signature"]
     assert signature["scoring"]["task"] == "arc_easy" and signature["scoring"]["task_version"] == 1.0
-    scores = {s["metric"]: s["value"] for s in store.scores(row["run_id"])}
+    scores = {s.metric: s.value for s in store.scores(row["run_id"])}
     assert scores["acc"] == pytest.approx(printed["acc,none"]) and scores["acc_norm"] == \
         pytest.approx(printed["acc_norm,none"])
     choices = choice_rows(store, row["run_id"])
@@ -121,7 +121,7 @@ def test_every_kind_of_lm_eval_task_is_stored_with_our_token_counts(tiny_model, 
     for item_id, score, logprob, n_tokens in rows:
         assert score == logprob == pytest.approx(float(docs[item_id]["resps"][0][0]))
         assert n_tokens > 64  # longer than one window
-    scores = {s["metric"] for s in store.scores(runs["wikitext"]["run_id"])}
+    scores = {s.metric for s in store.scores(runs["wikitext"]["run_id"])}
     assert {"word_perplexity", "byte_perplexity", "bits_per_byte"} <= scores
 
 

@@ -84,7 +84,7 @@ def test_a_multiple_choice_run_keeps_lm_evals_log_likelihoods_and_accuracies(tmp
     choices = store.query("SELECT item_id, idx, logprob_sum, n_tokens, mean_logprob FROM choices WHERE run_id = ? "
                           "ORDER BY item_id, idx", [run["run_id"]]).rows
     assert choices[:2] == [("q0", 0, -2.0, None, None), ("q0", 1, -5.0, None, None)]
-    scores = {s["metric"]: s["value"] for s in store.scores(run["run_id"]) if s["scope"] == "overall"}
+    scores = {s.metric: s.value for s in store.scores(run["run_id"]) if s.scope == "overall"}
     assert scores["acc"] == 0.5 and scores["acc_chars"] == 0.75 and "acc_norm" not in scores
 
     again = run_cli("loglik", "import-lm-eval", str(folder), "--name", "m", "--results", str(results))

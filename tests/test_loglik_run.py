@@ -93,9 +93,9 @@ def test_base_bench_sample_run(tiny_model, tmp_path, hf):
         ("ids-only", "elo")]
     assert store.query("SELECT count(*), count(DISTINCT item_id) FROM attempts").rows == [(21, 21)]
     assert store.query("SELECT count(*) FROM choices").rows == [(84,)]
-    scores = {(s["scope"], s["key"], s["metric"]): s for s in store.scores(run["run_id"])}
+    scores = {(s.scope, s.key, s.metric): s for s in store.scores(run["run_id"])}
     elo = scores[("overall", "", "elo")]
-    assert elo["value"] == pytest.approx(rep["overall_elo"]) and elo["extra"]["ci_method"].startswith("wald")
+    assert elo.value == pytest.approx(rep["overall_elo"]) and elo.extra["ci_method"].startswith("wald")
     assert ("category", "quantitative", "elo") in scores and ("overall", "", "weighted_accuracy") in scores
     # Item text of the gated benchmark stays out of the store.
     texts = json.dumps(store.query("SELECT * FROM attempts").dicts(), default=str)
@@ -216,7 +216,7 @@ def test_base_evals_rejects_ambiguous_and_overlength(tiny_model, tmp_path, hf):
     assert (run["benchmark"], run["split"], run["official"]) == ("base-evals", "tiny_custom", False)
     statuses = dict(store.query("SELECT item_id, status FROM attempts").rows)
     assert statuses == {"ok-1": "ok", "ok-2": "ok", "glued": "rejected", "long": "rejected"}
-    scores = {(s["scope"], s["key"], s["metric"]): s["value"] for s in store.scores(run["run_id"])}
+    scores = {(s.scope, s.key, s.metric): s.value for s in store.scores(run["run_id"])}
     assert scores[("overall", "", "n_rejected")] == 2 and scores[("split", "tiny_custom", "acc_norm")] == split["acc_norm"]
     assert scores[("overall", "", "acc_chars")] == split["acc_chars"] == sum(i["correct_acc_chars"] for i in scored) / 2
     assert store.query("SELECT headline_metric, policy FROM benchmarks WHERE benchmark = 'base-evals'").rows == [

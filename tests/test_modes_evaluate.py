@@ -54,16 +54,16 @@ def test_walkthrough_evaluated_and_ingested(walkthrough, results, tmp_path):
                    check=True, capture_output=True)
     expected = json.loads((walkthrough / "expected.json").read_text())
     store = Store(results)
-    scores = {(s["key"], s["metric"]): s for s in store.scores(run["run_id"])}
+    scores = {(s.key, s.metric): s for s in store.scores(run["run_id"])}
     for cell in json.loads(own.read_text())["cells"]:
         key = f"level{cell['level']}_{cell['domain']}/k{cell['k']}"
-        assert scores[(key, "accuracy")]["value"] == cell["accuracy"] == expected["per_cell"]["accuracy"]
-        assert scores[(key, "pass_at_k")]["value"] == cell["pass_at_k"]
-        assert scores[(key, "distinct_at_k")]["value"] == cell["distinct_at_k"]
-        assert scores[(key, "pcmd")]["value"] == cell["pcmd"]["d_mode"]
-        assert scores[(key, "pcmd")]["extra"]["reportable"] is False
-    assert scores[("", "pass_at_k")]["scope"] == "overall" and scores[("", "pass_at_k")]["value"] == 1.0
-    assert scores[("", "pass_at_k")]["extra"]["reportable"] is False
+        assert scores[(key, "accuracy")].value == cell["accuracy"] == expected["per_cell"]["accuracy"]
+        assert scores[(key, "pass_at_k")].value == cell["pass_at_k"]
+        assert scores[(key, "distinct_at_k")].value == cell["distinct_at_k"]
+        assert scores[(key, "pcmd")].value == cell["pcmd"]["d_mode"]
+        assert scores[(key, "pcmd")].extra["reportable"] is False
+    assert scores[("", "pass_at_k")].scope == "overall" and scores[("", "pass_at_k")].value == 1.0
+    assert scores[("", "pass_at_k")].extra["reportable"] is False
     bench = store.query("SELECT policy, headline_metric FROM benchmarks WHERE benchmark = 'modebench-custom'").rows
     assert bench == [("public", "pass_at_k")]
     statuses = store.query("SELECT status, count(*) FROM attempts GROUP BY 1 ORDER BY 1").rows

@@ -205,6 +205,8 @@ def test_model_page_and_item_permalink(session, published_site, shots):
     page.wait_for_selector("#items-table tr.detail")
     detail = page.locator("#items-table tr.detail pre").first.text_content()
     assert '<script>alert("raw")</script>' in detail and "javascript:alert(3)" in detail
+    # The model's output under its own heading (the keys and headings come from the page's metadata).
+    assert page.locator("#items-table tr.detail h4").first.text_content() == "Raw output"
     assert page.locator("#items-table tr.target").count() == 1
     page.screenshot(path=str(shots / "run-items.png"))
     no_injection(page)

@@ -14,6 +14,7 @@ from evaluators.core import atomic
 from evaluators.core.errors import BadInput
 from evaluators.core.secrets import register_secret
 from evaluators.runs.runs import RunLock, RunSpec, signature_diff, start_run
+from evaluators.store.records import AttemptRow
 from evaluators.store.store import Store, utcnow
 from tests.conftest import REPO, cli_env
 
@@ -64,7 +65,7 @@ def test_kill9_then_resume_gives_identical_results_and_no_duplicates(results):
     q = f"SELECT {cols} FROM attempts ORDER BY item_id"
     assert st.query(q).rows == ref.query(q).rows
     assert st.query("SELECT count(*) FROM choices").rows == [(24,)]
-    assert st.scores(st.runs()[0]["run_id"])[0]["value"] == ref.scores(ref.runs()[0]["run_id"])[0]["value"]
+    assert st.scores(st.runs()[0]["run_id"])[0].value == ref.scores(ref.runs()[0]["run_id"])[0].value
 
 
 @pytest.mark.slow
@@ -128,12 +129,12 @@ def test_run_lock_in_process(tmp_path):
 def test_retry_statuses_are_not_done_on_resume(results):
     spec = RunSpec(evaluator="fake", benchmark="b", model_name="m", retry_statuses=("error",))
     with start_run(Store(results), spec) as run:
-        run.record({"item_id": "ok-item", "status": "correct"})
-        run.record({"item_id": "infra", "status": "error"})
+        run.record(AttemptRow(item_id="ok-item", status="correct"))
+        run.record(AttemptRow(item_id="infra", status="error"))
     with start_run(Store(results), spec, resume=True) as run:
         assert run.resumed
         assert run.is_done("ok-item") and not run.is_done("infra")
-        run.record({"item_id": "infra", "status": "correct"})
+        run.record(AttemptRow(item_id="infra", status="correct"))
         run.finish()
     rows = Store(results).query("SELECT item_id, status FROM attempts ORDER BY 1").rows
     assert rows == [("infra", "correct"), ("ok-item", "correct")]
@@ -144,7 +145,7 @@ def test_torn_journal_line_is_ignored_on_resume(results):
     st = Store(results)
     with start_run(st, spec) as run:
         run.flush_every_s = 3600  # keep rows only in the journal, as if the process died
-        run.record({"item_id": "a", "status": "ok", "started_at": utcnow(), "wall_s": 0.5})
+        run.record(AttemptRow(item_id="a", status="ok", started_at=utcnow(), wall_s=0.5))
         run._buffer = {k: [] for k in run._buffer}
         journal = run.dir / "attempts.jsonl"
     with open(journal, "a") as fh:

@@ -24,6 +24,7 @@ from evaluators.models.backends.discovery import (
 )
 from evaluators.models.backends.server import ServerBackend
 from evaluators.models.backends.server_configs import note_server_change, record_server_config, server_history
+from evaluators.store.records import RunRow
 from evaluators.store.store import Store
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply, Rule
 
@@ -299,9 +300,8 @@ def test_server_configs_and_history_in_the_store(tmp_path):
         second = discover(mock.base_url)
     for info, run_id in ((first, "r1"), (first, "r2"), (second, "r3")):
         record_server_config(store, info)
-        store.insert_run({"run_id": run_id, "evaluator": "chat", "benchmark": "b", "model_name": "m",
-                          "status": "finished", "started_at": _at(run_id),
-                          "extra": {"server_fingerprint": info.fingerprint}})
+        store.insert_run(RunRow(run_id=run_id, evaluator="chat", benchmark="b", model_name="m", status="finished",
+                                started_at=_at(run_id), extra={"server_fingerprint": info.fingerprint}))
     store.upsert("attempts", [{"run_id": "r3", "item_id": "x", "attempt": 1, "status": "correct",
                                "started_at": _at("r4"), "extra": {"server_fingerprint": first.fingerprint}}])
     history = server_history(store, "m")

@@ -389,11 +389,11 @@ def test_perplexity_spec_runs_on_hf_and_gguf_and_is_published(tiny_model, tmp_pa
         assert got == pytest.approx(expected, abs=2e-3)
         windows = [attempts[p["title"]]["extra"]["windows"] for p in PAGES]
         assert windows[0] == 1 and (windows[2] > 3) == (max_length == 256)
-        scores = {(s["scope"], s["key"], s["metric"]): s for s in store.scores(run["run_id"])}
+        scores = {(s.scope, s.key, s.metric): s for s in store.scores(run["run_id"])}
         totals = rolling.Totals.of([(attempts[p["title"]]["score"], p["page"], 1) for p in PAGES]).metrics()
         for metric, value in totals.items():
-            assert scores[("overall", "", metric)]["value"] == pytest.approx(value, rel=1e-9)
-            assert scores[("overall", "", metric)]["n"] == len(PAGES)
+            assert scores[("overall", "", metric)].value == pytest.approx(value, rel=1e-9)
+            assert scores[("overall", "", metric)].n == len(PAGES)
         assert ("category", "long", "bits_per_byte") in scores
     bench = store.query("SELECT higher_is_better FROM benchmarks WHERE benchmark = 'wiki-ppl'").rows
     assert bench == [(False,)]

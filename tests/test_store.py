@@ -14,6 +14,7 @@ from evaluators.core.errors import BadInput
 from evaluators.store import store as store_mod
 from evaluators.store.export import export_store
 from evaluators.store.merge import merge_store
+from evaluators.store.records import RunRow, ScoreRow
 from evaluators.store.schema import SCHEMA_VERSION
 from evaluators.store.store import Store, utcnow
 from tests.conftest import REPO, cli_env
@@ -22,9 +23,9 @@ from tests.conftest import REPO, cli_env
 def make_run(store: Store, run_id: str, model: str = "m", benchmark: str = "b", status: str = "finished",
              official: bool = True, policy: str = "public", **extra) -> None:
     store.ensure_benchmark(benchmark, "fake", policy=policy)
-    store.insert_run({"run_id": run_id, "evaluator": "fake", "benchmark": benchmark, "model_name": model,
-                      "status": status, "official": official, "started_at": utcnow(),
-                      "finished_at": utcnow() if status == "finished" else None, **extra})
+    store.insert_run(RunRow(run_id=run_id, evaluator="fake", benchmark=benchmark, model_name=model, status=status,
+                            official=official, started_at=utcnow(),
+                            finished_at=utcnow() if status == "finished" else None, **extra))
 
 
 def attempt(run_id: str, item: str, **kw) -> dict:
@@ -130,12 +131,12 @@ def test_merge_brings_runs_without_duplicates(tmp_path):
     gpu.upsert("attempts", [attempt("shared-run", "a"), attempt("shared-run", "b")])
     make_run(gpu, "gpu-only", model="big")
     gpu.upsert("attempts", [attempt("gpu-only", "x")])
-    gpu.replace_scores("gpu-only", [{"scope": "overall", "key": "", "metric": "accuracy", "value": 1.0, "n": 1}])
+    gpu.replace_scores("gpu-only", [ScoreRow(scope="overall", key="", metric="accuracy", value=1.0, n=1)])
     counts = merge_store(here, tmp_path / "gpu")
     assert counts["runs"] == 2
     assert here.run("shared-run")["status"] == "finished"
     assert len(here.attempts("shared-run")) == 2
-    assert here.scores("gpu-only")[0]["value"] == 1.0
+    assert here.scores("gpu-only")[0].value == 1.0
     again = merge_store(here, tmp_path / "gpu" / "bananabench.duckdb")
     assert again["runs"] == 0
     assert here.query("SELECT count(*) FROM attempts").rows == [(3,)]
@@ -173,12 +174,13 @@ def test_export_drops_item_text_of_ids_only_benchmarks(tmp_path):
 
 WRITER = """
 import sys
+from evaluators.store.records import RunRow
 from evaluators.store.store import Store, utcnow
 s = Store(sys.argv[1], lock_timeout=120)
 rid = sys.argv[2]
 s.ensure_benchmark('b', 'fake')
-s.insert_run({'run_id': rid, 'evaluator': 'fake', 'benchmark': 'b', 'model_name': rid, 'status': 'running',
-              'started_at': utcnow()})
+s.insert_run(RunRow(run_id=rid, evaluator='fake', benchmark='b', model_name=rid, status='running',
+                    started_at=utcnow()))
 for i in range(int(sys.argv[3])):
     s.upsert('attempts', [{'run_id': rid, 'item_id': str(i), 'attempt': 1, 'status': 'ok'}])
     s.query('SELECT count(*) FROM attempts')

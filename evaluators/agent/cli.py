@@ -243,27 +243,25 @@ def cmd_reference(args) -> int:
 def _print_summary(summary: dict) -> None:
     print(f"run {summary['run_id']}: artifacts in {summary['dir']}")
     for row in summary["scores"]:
-        if row["scope"] == "overall" and row["metric"] in (Metric.SCORE, Metric.PASS_RATE, Metric.MANUAL_GRADE) or \
-                row["metric"].startswith("n_") and row["value"]:
-            print(f"  {row['metric']:14s} {row['value']:.3f}" if row["metric"][:2] != "n_" else
-                  f"  {row['metric']:14s} {int(row['value'])}")
+        if row.scope == "overall" and row.metric in (Metric.SCORE, Metric.PASS_RATE, Metric.MANUAL_GRADE) or \
+                row.metric.startswith("n_") and row.value:
+            print(f"  {row.metric:14s} {row.value:.3f}" if row.metric[:2] != "n_" else
+                  f"  {row.metric:14s} {int(row.value)}")
 
 
 def cmd_grade(args) -> int:
     from evaluators.agent.attempts import metrics
     from evaluators.agent.attempts.run import BENCHMARK
+    from evaluators.store import lookups
     from evaluators.store.store import Store
 
     if not 0 <= args.grade <= 5:
         raise BadInput(f"grade must be an integer from 0 to 5, not {args.grade}")
     store = Store(args.results)
-    rows = store.query(
-        "SELECT a.run_id, a.status, r.status FROM attempts a JOIN runs r USING (run_id) WHERE r.model_name = ? "
-        "AND r.benchmark = ? AND a.item_id = ? AND a.attempt = ? ORDER BY r.started_at DESC LIMIT 1",
-        [args.model, BENCHMARK, args.task, args.attempt]).rows
-    if not rows:
+    found = lookups.latest_attempt(store, args.model, BENCHMARK, args.task, args.attempt)
+    if found is None:
         raise BadInput(f"no attempt {args.attempt} of {args.task} by model {args.model!r} in {store.path}")
-    run_id, status, run_status = rows[0]
+    run_id, status, run_status = found
     if status != "manual":
         raise BadInput(f"{args.task} attempt {args.attempt} has status {status!r}; only manual tasks take grades")
     store.add_grade(args.model, args.task, args.attempt, args.grade, run_id=run_id, note=args.note)

@@ -43,7 +43,7 @@ def run(ctx) -> None:
         summary = run_agent_benchmark(AgentRunOptions(
             name=model.name, server=ServerOptions(base_url=server.base_url), results=str(ctx.store.root),
             tasks_dir=str(root), categories=["smoke"], max_tokens=64, timeout_s=180, idle_s=90, parallel=1, **sized))
-    overall = {s["metric"]: s["value"] for s in summary["scores"] if s["scope"] == "overall"}
+    overall = {s.metric: s.value for s in summary["scores"] if s.scope == "overall"}
     ctx.notes.append(f"agent: run {summary['run_id']}: score {overall.get('score', 0):.2f} on the smoke tasks "
                      f"({int(overall.get('n_failed', 0))} failed, as expected from a random tiny model)")
     task = _frontend_task(root)

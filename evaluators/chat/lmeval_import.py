@@ -22,6 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from evaluators.chat import PRESENTATION
 from evaluators.chat import spec as chat_spec
 from evaluators.chat.extract import EXTRACTION_VERSION, LETTERS, canonical_number, extract, verdict
 from evaluators.chat.metrics import score_rows, summary
@@ -32,6 +33,7 @@ from evaluators.core.errors import BadInput, located
 from evaluators.core.text import split_reasoning
 from evaluators.runs.runs import RunSpec, finished_run, sha256_bytes, start_run
 from evaluators.specs.records import MappingError, RecordMapper
+from evaluators.store.records import AttemptRow
 from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
@@ -186,9 +188,9 @@ def _store_task(store: Store, task: Task, name: str, info: dict[str, Any], root:
         return lmeval.ImportResult(task.name, existing["run_id"], "unchanged",
                                    summary(store.attempts(existing["run_id"])), duplicates)
     with start_run(store, run_spec, policy=spec.policy, benchmark_title=spec.title, headline_metric=Metric.ACCURACY,
-                   description=spec.description) as run:
-        for row in rows:
-            run.record(row)
+                   description=spec.description, presentation=PRESENTATION) as run:
+        for row in rows:  # the dicts stay what `summary` and `score_rows` read (the store's attempt rows)
+            run.record(AttemptRow(**row))
         run.flush()
         result_summary = summary(rows)
         run.finish(score_rows(rows), extra={**run_spec.extra, "summary": result_summary})

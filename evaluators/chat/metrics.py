@@ -14,6 +14,7 @@ from typing import Any
 
 from evaluators.core.contract import ERROR, Metric, ScoreKey
 from evaluators.core.stats import wilson_interval
+from evaluators.store.records import ScoreRow
 
 STATUSES = ("correct", "wrong", "unanswered", "truncated", ERROR)
 
@@ -29,13 +30,13 @@ def _rows(scope: str, key: str, tally: Counter) -> list[dict[str, Any]]:
     if scored:
         low, high = wilson_interval(n_correct, scored)
         answered = n_correct + n_wrong
-        rows.append({"scope": scope, "key": key, "metric": Metric.ACCURACY, "value": n_correct / scored,
-                     "ci_low": low, "ci_high": high, "n": scored,
-                     "extra": {ScoreKey.CI_METHOD: "wilson", ScoreKey.REPORTABLE: n_error == 0,
-                               "accuracy_answered": n_correct / answered if answered else None}})
+        rows.append(ScoreRow(scope=scope, key=key, metric=Metric.ACCURACY, value=n_correct / scored,
+                             ci_low=low, ci_high=high, n=scored,
+                             extra={ScoreKey.CI_METHOD: "wilson", ScoreKey.REPORTABLE: n_error == 0,
+                                    "accuracy_answered": n_correct / answered if answered else None}))
     for metric, value in (("n_correct", n_correct), ("n_wrong", n_wrong), ("n_unanswered", n_unanswered),
                           ("n_truncated", n_truncated), ("n_error", n_error)):
-        rows.append({"scope": scope, "key": key, "metric": metric, "value": float(value), "n": scored + n_error})
+        rows.append(ScoreRow(scope=scope, key=key, metric=metric, value=float(value), n=scored + n_error))
     return rows
 
 

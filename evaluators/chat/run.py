@@ -16,6 +16,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from evaluators.chat import PRESENTATION, AttemptExtra
 from evaluators.chat import spec as chat_spec
 from evaluators.chat.extract import EXTRACTION_VERSION, grade
 from evaluators.chat.metrics import score_rows, summary
@@ -30,6 +31,7 @@ from evaluators.runs.progress import Progress
 from evaluators.runs.runs import RunSpec, finished_run, start_run
 from evaluators.specs.spec import builtin_specs
 from evaluators.specs.spec_data import DataFile, locate
+from evaluators.store.records import AttemptRow
 from evaluators.store.schema import COLUMNS
 from evaluators.store.store import Store, writable_store
 
@@ -88,9 +90,9 @@ def messages_for(task: Task, item: Item, fold_system: bool) -> tuple[dict[str, s
 
 
 def attempt_row(task: Task, item: Item, result: GenerationResult, *, messages: Any, fingerprint: str,
-                started_at: dt.datetime) -> tuple[dict[str, Any], dict[str, float]]:
+                started_at: dt.datetime) -> tuple[AttemptRow, dict[str, float]]:
     """The attempt row (and numeric metrics) for one answer; infrastructure errors stay errors."""
-    extra: dict[str, Any] = {
+    extra: AttemptExtra = {
         "messages": list(messages), "letters": item.letters or None, "content_hash": item.content_hash,
         "index": item.index, AttemptKey.SERVER_FINGERPRINT: fingerprint, "attempts": result.raw.get("attempts"),
         **({AttemptKey.ACCEPTED: list(item.accepted)} if item.accepted else {}),
@@ -106,14 +108,14 @@ def attempt_row(task: Task, item: Item, result: GenerationResult, *, messages: A
         for key in ("tool_calls", "cached_tokens", "replica", "moved"):
             if key in result.raw:
                 extra[key] = result.raw[key]
-    row = {
-        "item_id": item.item_id, "attempt": 1, "status": status,
-        "correct": None if status == ERROR else status == "correct",
-        "score": None if status == ERROR else float(status == "correct"),
-        "prediction": answer, "reference": item.gold, "category": item.category,
-        "started_at": started_at, "wall_s": result.timings.get("wall_s"),
-        "tokens_in": result.tokens_in, "tokens_out": result.tokens_out, "extra": extra,
-    }
+    row = AttemptRow(
+        item_id=item.item_id, attempt=1, status=status,
+        correct=None if status == ERROR else status == "correct",
+        score=None if status == ERROR else float(status == "correct"),
+        prediction=answer, reference=item.gold, category=item.category,
+        started_at=started_at, wall_s=result.timings.get("wall_s"),
+        tokens_in=result.tokens_in, tokens_out=result.tokens_out, extra=extra,
+    )
     metrics = {"ttft_s": result.timings.get("ttft_s"), "prefill_tps": result.timings.get("prompt_per_second"),
                "decode_tps": result.timings.get("predicted_per_second")}
     return row, {k: v for k, v in metrics.items() if v is not None}
@@ -146,7 +148,7 @@ def run_task(store: Store, backend: ServerBackend, loaded: Loaded, *, name: str,
     record_server_config(store, info)
     note_server_change(store, name, info)
     with start_run(store, run_spec, resume=options.resume, policy=spec.policy, benchmark_title=spec.title,
-                   headline_metric=spec.headline, description=spec.description) as run:
+                   headline_metric=spec.headline, description=spec.description, presentation=PRESENTATION) as run:
         todo = [item for item in items if not run.is_done(item.item_id)]
         if run.resumed:
             log.info("%s: resuming run %s, %d of %d items left", task.name, run.run_id, len(todo), len(items))

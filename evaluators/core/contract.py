@@ -9,6 +9,8 @@ infrastructure failed, so the attempt counts as neither right nor wrong.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 
 class RunStatus:
     """`runs.status`: a run is `running` until it finishes, fails, or is interrupted (resumable)."""
@@ -84,10 +86,13 @@ class AttemptKey:
     WORKSPACE = "workspace"
     APP = "app"
     HOST = "host"  # the podman host an agent attempt ran on
+    VERDICT = "verdict"  # the grader's summary of the checks it ran
+    ARTIFACT_ERRORS = "artifact_errors"  # files of the attempt that could not be produced
     # Agent attempts: the tamper flags (each one holds a pass), notes on changes grading never sees, the
     # changed paths (the first ones; `n_changed_paths` counts all), and what a held attempt had earned
     # ({"status", "score"}: what an accepting review gives it).
     TAMPER_FLAGS = "tamper_flags"
+    N_TAMPER_FLAGS = "n_tamper_flags"  # all of them (`tamper_flags` keeps the first ones)
     TAMPER_NOTES = "tamper_notes"
     CHANGED_PATHS = "changed_paths"
     N_CHANGED_PATHS = "n_changed_paths"
@@ -123,11 +128,28 @@ ITEM_KEYS = (
 MESSAGE_KEYS = (AttemptKey.ERROR, AttemptKey.STUCK_REASON, AttemptKey.REASON)
 
 
+class CommonExtra(TypedDict, total=False):
+    """`attempts.extra` keys any evaluator may write, meaning what `AttemptKey` says. Each evaluator declares its
+    own extra on top of this (`AttemptExtra` in its package); readers take only declared keys."""
+
+    error: str
+    reason: str
+    server_fingerprint: str
+    raw: str
+    reasoning: str | None
+
+
 class ScoreKey:
     """Keys of `scores.extra`."""
 
     REPORTABLE = "reportable"  # False: the number must not be read as a result (shown with a mark)
     CI_METHOD = "ci_method"
+
+
+class BenchmarkKey:
+    """Keys of `benchmarks.extra`."""
+
+    PRESENTATION = "presentation"  # what the site shows of its runs, declared by the evaluator (`core.presentation`)
 
 
 class RunKey:

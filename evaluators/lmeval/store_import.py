@@ -19,12 +19,17 @@ from typing import Any
 
 from evaluators.core import lmeval
 from evaluators.core.errors import BadInput, located
+from evaluators.core.presentation import Presentation, Rank
+from evaluators.lmeval import AttemptExtra
 from evaluators.models.backends.base import Backend
 from evaluators.runs.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
+from evaluators.store.records import AttemptRow, ChoiceRow, ScoreRow
 from evaluators.store.store import Store
 
 EVALUATOR = {lmeval.MULTIPLE_CHOICE: "loglik", "loglikelihood": "loglik", "loglikelihood_rolling": "loglik",
              lmeval.GENERATIVE: "chat"}
+# Imported runs stand on the leaderboard beside the runs of the evaluator they are filed under.
+PRESENTATION = {"loglik": Presentation(rank=Rank.LIKELIHOOD), "chat": Presentation(rank=Rank.GENERATION)}
 HEADLINE = {"loglikelihood_rolling": "word_perplexity", "loglikelihood": "acc", lmeval.GENERATIVE: "exact_match"}
 Z95 = 1.959963984540054
 NOT_METRICS = {"sample_len"}  # lm-eval's document count, stored as each score's n
@@ -65,8 +70,9 @@ def _rows(task: lmeval.Task, counts: dict[tuple[str, ...], int]) -> list[dict[st
         row = build(task, sample, counts, path, line)
         metrics = _doc_metrics(task, sample)
         row.update(item_id=item, attempt=1, status="ok")
-        row["extra"] = {**row.get("extra", {}), "lm_eval": {"task": task.name, "doc_id": sample["doc_id"],
-                                                            "line": line, "metrics": metrics}}
+        extra: AttemptExtra = {"lm_eval": {"task": task.name, "doc_id": sample["doc_id"], "line": line,
+                                           "metrics": metrics}}
+        row["extra"] = {**row.get("extra", {}), **extra}
         row["metrics"] = {k: v for k, v in metrics.items() if isinstance(v, float) and k.startswith(BOUNDED)}
         rows.append(row)
     if not rows:
@@ -115,9 +121,9 @@ def _multiple_choice(task: lmeval.Task, sample: dict[str, Any], counts, path, li
     return {
         "correct": correct, "score": None if correct is None else float(correct), "prediction": str(pick),
         "reference": None if label is None else str(label),
-        "choices": [{"idx": k, "logprob_sum": ll, "n_tokens": n, "mean_logprob": ll / n if n else None,
-                     "extra": {"is_greedy": g, "chars": len(c), "context": pairs[k][0] if len(set(continuations)) == 1
-                               else None}}
+        "choices": [ChoiceRow(idx=k, logprob_sum=ll, n_tokens=n, mean_logprob=ll / n if n else None,
+                              extra={"is_greedy": g, "chars": len(c),
+                                     "context": pairs[k][0] if len(set(continuations)) == 1 else None})
                     for k, (ll, g, n, c) in enumerate(zip(lls, greedy, n_tokens, continuations, strict=True))],
     }
 
@@ -142,8 +148,8 @@ def _loglikelihood(task: lmeval.Task, sample: dict[str, Any], counts, path, line
     n = _tokens(counts, pair, path, line)
     correct = lmeval.verdict(sample, "acc", bool(greedy))
     return {"correct": correct, "score": float(correct), "prediction": None, "reference": pair[1],
-            "choices": [{"idx": 0, "logprob_sum": ll, "n_tokens": n, "mean_logprob": ll / n,
-                         "extra": {"is_greedy": greedy}}]}
+            "choices": [ChoiceRow(idx=0, logprob_sum=ll, n_tokens=n, mean_logprob=ll / n,
+                                  extra={"is_greedy": greedy})]}
 
 
 def _rolling(task: lmeval.Task, sample: dict[str, Any], counts, path, line) -> dict[str, Any]:
@@ -151,7 +157,7 @@ def _rolling(task: lmeval.Task, sample: dict[str, Any], counts, path, line) -> d
     [pair] = _args(sample)
     n = _tokens(counts, pair[:1], path, line)
     return {"correct": None, "score": ll, "prediction": None, "reference": None,
-            "choices": [{"idx": 0, "logprob_sum": ll, "n_tokens": n, "mean_logprob": ll / n, "extra": {}}]}
+            "choices": [ChoiceRow(idx=0, logprob_sum=ll, n_tokens=n, mean_logprob=ll / n, extra={})]}
 
 
 def _generated(task: lmeval.Task, sample: dict[str, Any], counts, path, line) -> dict[str, Any]:
@@ -181,9 +187,8 @@ def score_rows(results: dict[str, Any], n: int) -> list[dict[str, Any]]:
         low, high = (value - Z95 * se, value + Z95 * se) if se is not None else (None, None)
         if se is not None and metric.startswith(BOUNDED):
             low, high = max(0.0, low), min(1.0, high)
-        rows.append({"scope": "overall", "key": "", "metric": name, "value": float(value), "n": n,
-                     "ci_low": low, "ci_high": high,
-                     "extra": {"source": "lm-eval", "stderr": se}})
+        rows.append(ScoreRow(scope="overall", key="", metric=name, value=float(value), n=n, ci_low=low,
+                             ci_high=high, extra={"source": "lm-eval", "stderr": se}))
     return rows
 
 
@@ -207,15 +212,16 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
                "lm_eval_results": task.results, "files": [str(task.sample_files[-1].relative_to(folder.root))]},
     )
     scores = score_rows(task.results, len(rows))
-    brief = {s["metric"]: s["value"] for s in scores}
+    brief = {s.metric: s.value for s in scores}
     existing = finished_run(store, spec)
     if existing is not None:
         return lmeval.ImportResult(task.name, existing["run_id"], "unchanged", brief)
     headline = next((m for m in metrics if m in brief), HEADLINE.get(task.output_type or "", "acc"))
     with start_run(store, spec, policy="public", benchmark_title=f"{task.name} (lm-eval)",
-                   headline_metric=headline) as run:
+                   headline_metric=headline, presentation=PRESENTATION[spec.evaluator]) as run:
         for row in rows:
-            run.record({k: v for k, v in row.items() if k not in ("choices", "metrics")}, choices=row["choices"],
+            run.record(AttemptRow(**{k: v for k, v in row.items() if k not in ("choices", "metrics")}),
+                       choices=row["choices"],
                        metrics=row["metrics"])
         run.flush()
         run.finish(scores, extra={**spec.extra, "summary": brief})

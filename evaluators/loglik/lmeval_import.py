@@ -18,8 +18,9 @@ from typing import Any
 from evaluators.core import lmeval
 from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput
-from evaluators.loglik import metrics
+from evaluators.loglik import PRESENTATION, metrics
 from evaluators.runs.runs import RunSpec, canonical_json, finished_run, sha256_bytes, start_run
+from evaluators.store.records import AttemptRow, ChoiceRow
 from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
@@ -73,8 +74,8 @@ def _rows(task: lmeval.Task) -> list[dict[str, Any]]:
                 "prediction_acc": pick, "correct_acc": correct, "prediction_acc_chars": chars,
                 "correct_acc_chars": correct_chars, "lm_eval": {"task": task.name, "doc_id": sample["doc_id"],
                                                                 "line": line}},
-            "choices": [{"idx": k, "logprob_sum": ll, "n_tokens": None, "mean_logprob": None,
-                         "extra": {"is_greedy": g, "chars": len(t)}}
+            "choices": [ChoiceRow(idx=k, logprob_sum=ll, n_tokens=None, mean_logprob=None,
+                                  extra={"is_greedy": g, "chars": len(t)})
                         for k, (ll, g, t) in enumerate(zip(lls, greedy, texts, strict=True))],
         })
     if not rows:
@@ -84,9 +85,9 @@ def _rows(task: lmeval.Task) -> list[dict[str, Any]]:
 
 def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[dict[str, Any]],
            name: str) -> lmeval.ImportResult:
-    dataset = sha256_bytes(canonical_json([[r["item_id"], r["reference"], [c["extra"]["chars"] for c in r["choices"]]]
+    dataset = sha256_bytes(canonical_json([[r["item_id"], r["reference"], [c.extra["chars"] for c in r["choices"]]]
                                            for r in rows]).encode())
-    answers = sha256_bytes(canonical_json([[r["item_id"], [c["logprob_sum"] for c in r["choices"]]]
+    answers = sha256_bytes(canonical_json([[r["item_id"], [c.logprob_sum for c in r["choices"]]]
                                            for r in rows]).encode())
     model = {"kind": "lm-eval", "model": folder.info.get("model"), "model_args": folder.info.get("model_args"),
              "loglikelihoods_sha256": answers}
@@ -107,9 +108,9 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
     if existing is not None:
         return lmeval.ImportResult(task.name, existing["run_id"], "unchanged", summary)
     with start_run(store, spec, policy="public", benchmark_title=f"{task.name} (lm-eval)",
-                   headline_metric="acc") as run:
+                   headline_metric="acc", presentation=PRESENTATION) as run:
         for row in rows:
-            run.record({k: v for k, v in row.items() if k != "choices"}, choices=row["choices"])
+            run.record(AttemptRow(**{k: v for k, v in row.items() if k != "choices"}), choices=row["choices"])
         run.flush()
         run.finish(metrics.score_rows(summary, AGGREGATES), extra={**spec.extra, "summary": _brief(summary)})
     return lmeval.ImportResult(task.name, run.run_id, "imported", summary)

@@ -11,12 +11,14 @@ never treated as wrong.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from evaluators.core.contract import Metric
 from evaluators.core.stats import fixed_item_elo, wilson_interval
+from evaluators.store.records import ScoreRow
 
 ACC_CI_METHOD = "wilson"
 
@@ -141,35 +143,34 @@ def summarize(verdicts: Sequence[Verdict], agg: Aggregates, n_rejected: int = 0)
     return summary
 
 
-def _rows(scope: str, key: str, group: dict[str, Any], agg: Aggregates) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _rows(scope: str, key: str, group: dict[str, Any], agg: Aggregates) -> list[ScoreRow]:
+    rows: list[ScoreRow] = []
     if Metric.ELO in group:
         elo, params = group[Metric.ELO], agg.elo
-        rows.append({"scope": scope, "key": key, "metric": Metric.ELO, "value": elo["value"], "ci_low": elo["ci_low"],
-                     "ci_high": elo["ci_high"], "n": group["n"],
-                     "extra": {"ci_method": elo["method"], "standard_error": elo["standard_error"],
-                               "prior_rating": params.prior_rating, "prior_weight": params.prior_weight,
-                               "scale": params.scale}})
+        rows.append(ScoreRow(scope=scope, key=key, metric=Metric.ELO, value=elo["value"], ci_low=elo["ci_low"],
+                             ci_high=elo["ci_high"], n=group["n"],
+                             extra={"ci_method": elo["method"], "standard_error": elo["standard_error"],
+                                    "prior_rating": params.prior_rating, "prior_weight": params.prior_weight,
+                                    "scale": params.scale}))
     for metric in agg.metrics:
         acc = group[metric]
-        rows.append({"scope": scope, "key": key, "metric": metric, "value": acc["value"], "ci_low": acc["ci_low"],
-                     "ci_high": acc["ci_high"], "n": acc["n"], "extra": {"ci_method": ACC_CI_METHOD}})
+        rows.append(ScoreRow(scope=scope, key=key, metric=metric, value=acc["value"], ci_low=acc["ci_low"],
+                             ci_high=acc["ci_high"], n=acc["n"], extra={"ci_method": ACC_CI_METHOD}))
     if Metric.WEIGHTED_ACCURACY in group:
-        rows.append({"scope": scope, "key": key, "metric": Metric.WEIGHTED_ACCURACY,
-                     "value": group[Metric.WEIGHTED_ACCURACY], "n": group["n"]})
+        rows.append(ScoreRow(scope=scope, key=key, metric=Metric.WEIGHTED_ACCURACY,
+                             value=group[Metric.WEIGHTED_ACCURACY], n=group["n"]))
     return rows
 
 
-def score_rows(summary: dict[str, Any], agg: Aggregates, split: str | None = None) -> list[dict[str, Any]]:
+def score_rows(summary: dict[str, Any], agg: Aggregates, split: str | None = None) -> list[ScoreRow]:
     """`scores` rows: the overall scope, each category, and the split scope for a run over one split."""
     n, rejected = summary["n"], summary["rejected"]
-    counted = {"metric": Metric.N_REJECTED, "value": float(rejected), "n": n + rejected}
     overall = _rows("overall", "", summary, agg) if n else []
     rows = [*overall]
     for cat, group in summary.get("categories", {}).items():
         rows += _rows("category", cat, group, agg)
-    rows.append({"scope": "overall", "key": "", **counted})
+    counted = ScoreRow(scope="overall", key="", metric=Metric.N_REJECTED, value=float(rejected), n=n + rejected)
+    rows.append(counted)
     if split is not None:
-        rows += [{**r, "scope": "split", "key": split} for r in overall]
-        rows.append({"scope": "split", "key": split, **counted})
+        rows += [dataclasses.replace(r, scope="split", key=split) for r in (*overall, counted)]
     return rows

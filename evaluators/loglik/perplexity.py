@@ -9,13 +9,16 @@ before dividing, as lm-eval aggregates them. Lower is better for all three.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 from evaluators.core.contract import AttemptKey, Metric
+from evaluators.loglik import AttemptExtra
 from evaluators.loglik.metrics import ChoiceScore
 from evaluators.loglik.prepare import Prepared
 from evaluators.models import rolling
+from evaluators.store.records import AttemptRow, ScoreRow
 
 
 def document_numbers(p: Prepared, windows: Sequence[ChoiceScore]) -> dict[str, Any]:
@@ -25,19 +28,16 @@ def document_numbers(p: Prepared, windows: Sequence[ChoiceScore]) -> dict[str, A
             "windows": len(windows), "words": rolling.count_words(text), "bytes": rolling.count_bytes(text)}
 
 
-def attempt_row(p: Prepared, windows: Sequence[ChoiceScore] | None) -> dict[str, Any]:
+def attempt_row(p: Prepared, windows: Sequence[ChoiceScore] | None) -> AttemptRow:
     """The document's attempt: `score` is its log-likelihood; no right or wrong."""
     doc = p.item
-    row: dict[str, Any] = {"item_id": doc.id, "category": doc.category, "correct": None, "prediction": None,
-                           "reference": None, "extra": {}}
     if windows is None:
-        row.update(status="rejected", score=None, tokens_in=None)
-        row["extra"][AttemptKey.REASON] = p.reject
-        return row
+        rejected: AttemptExtra = {AttemptKey.REASON: p.reject}
+        return AttemptRow(item_id=doc.id, category=doc.category, status="rejected", extra=rejected)
     numbers = document_numbers(p, windows)
-    row.update(status="ok", score=numbers["loglikelihood"], tokens_in=numbers["tokens"])
-    row["extra"].update(numbers)
-    return row
+    scored: AttemptExtra = {**numbers}
+    return AttemptRow(item_id=doc.id, category=doc.category, status="ok", score=numbers["loglikelihood"],
+                      tokens_in=numbers["tokens"], extra=scored)
 
 
 def report_item(p: Prepared, windows: Sequence[ChoiceScore] | None) -> dict[str, Any]:
@@ -68,11 +68,11 @@ def summarize(scored: list[tuple[Prepared, Sequence[ChoiceScore]]], n_rejected: 
     return summary
 
 
-def score_rows(summary: dict[str, Any], split: str | None = None) -> list[dict[str, Any]]:
+def score_rows(summary: dict[str, Any], split: str | None = None) -> list[ScoreRow]:
     """`scores` rows: each metric overall, per category and for the split; the rejected count."""
-    def rows(scope: str, key: str, group: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{"scope": scope, "key": key, "metric": m, "value": group[m], "n": group["n"],
-                 "extra": {**group["totals"], "aggregate": "sum over documents, then the ratio (lm-eval)"}}
+    def rows(scope: str, key: str, group: dict[str, Any]) -> list[ScoreRow]:
+        return [ScoreRow(scope=scope, key=key, metric=m, value=group[m], n=group["n"],
+                         extra={**group["totals"], "aggregate": "sum over documents, then the ratio (lm-eval)"})
                 for m in rolling.METRICS]
 
     n, rejected = summary["n"], summary["rejected"]
@@ -80,11 +80,10 @@ def score_rows(summary: dict[str, Any], split: str | None = None) -> list[dict[s
     out = [*overall]
     for cat, group in summary.get("categories", {}).items():
         out += rows("category", str(cat), group)
-    counted = {"metric": Metric.N_REJECTED, "value": float(rejected), "n": n + rejected}
-    out.append({"scope": "overall", "key": "", **counted})
+    counted = ScoreRow(scope="overall", key="", metric=Metric.N_REJECTED, value=float(rejected), n=n + rejected)
+    out.append(counted)
     if split is not None:
-        out += [{**r, "scope": "split", "key": split} for r in overall]
-        out.append({"scope": "split", "key": split, **counted})
+        out += [dataclasses.replace(r, scope="split", key=split) for r in (*overall, counted)]
     return out
 
 

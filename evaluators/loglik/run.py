@@ -16,7 +16,7 @@ from typing import Any
 
 from evaluators.core.atomic import require_writable
 from evaluators.core.errors import BadInput
-from evaluators.loglik import perplexity, report
+from evaluators.loglik import PRESENTATION, perplexity, report
 from evaluators.loglik.backends import (
     default_model_name,
     model_info,
@@ -94,7 +94,8 @@ def run_one(opts: LoglikOptions, store: Store, bench: Benchmark, data: DataFile,
     if opts.resume and (twin := finished_twin(store, run_spec)):
         return {**twin, "split": twin["report"]["splits"][data.split]} if data.split else twin
     with start_run(store, run_spec, resume=opts.resume, out_dir=out_dir, policy=spec.policy,
-                   benchmark_title=spec.title, headline_metric=spec.headline, description=spec.description) as run:
+                   benchmark_title=spec.title, headline_metric=spec.headline, description=spec.description,
+                   presentation=PRESENTATION) as run:
         label = f"{name} {data.split or spec.id}"
         rep: dict[str, Any] = {
             "benchmark": spec.id, "benchmark_title": spec.title, "version": spec.version,

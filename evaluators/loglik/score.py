@@ -7,6 +7,7 @@ items it holds are not scored again, and the report's numbers are read back from
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable
@@ -15,13 +16,15 @@ from typing import Any
 
 from evaluators.core.contract import VERDICT_METRICS, AttemptKey
 from evaluators.core.errors import EvaluationFailure
-from evaluators.loglik import perplexity, report
+from evaluators.loglik import AttemptExtra, perplexity, report
 from evaluators.loglik.metrics import ChoiceScore, Verdict, pick
 from evaluators.loglik.prepare import Prepared
 from evaluators.loglik.spec import Benchmark
 from evaluators.models.backends.base import Backend, LoglikRequest
 from evaluators.runs.progress import Progress
 from evaluators.runs.runs import Run, RunSpec, finished_run, run_dir
+from evaluators.store import lookups
+from evaluators.store.records import AttemptRow, ChoiceRow
 from evaluators.store.store import Store
 
 # The item fields a report item and an attempt row carry when the spec maps them.
@@ -71,29 +74,28 @@ def report_item(bench: Benchmark, o: Outcome, official: bool) -> dict[str, Any]:
     return {**out, "choices": [c.as_dict() for c in o.choices], "official": official}
 
 
-def attempt_row(bench: Benchmark, o: Outcome) -> dict[str, Any]:
+def attempt_row(bench: Benchmark, o: Outcome) -> AttemptRow:
     """The item's attempt row: the verdict metric's pick as `prediction`, every other metric's pick and verdict
     in `extra` (`prediction_<metric>`, `correct_<metric>`)."""
     p, item, verdict = o.prepared, o.prepared.item, bench.scoring.verdict
-    row: dict[str, Any] = {"item_id": item.id, "reference": str(item.label), "tokens_in": p.tokens_in,
-                           **{k: getattr(item, k) for k in SHOWN if k in bench.spec.record}, "extra": {}}
+    extra: AttemptExtra = {}
     if item.weight is not None:
-        row["weight"] = item.weight
-        row["extra"][AttemptKey.POINT_WEIGHT] = item.weight
+        extra[AttemptKey.POINT_WEIGHT] = item.weight
     if item.item_elo is not None:
-        row["extra"][AttemptKey.ITEM_ELO] = item.item_elo
+        extra[AttemptKey.ITEM_ELO] = item.item_elo
+    shown = {k: getattr(item, k) for k in SHOWN if k in bench.spec.record}
+    common = dict(item_id=item.id, reference=str(item.label), tokens_in=p.tokens_in, weight=item.weight, **shown)
     if not o.scored:
-        row.update(status="rejected", correct=None, score=None, prediction=None)
-        row["extra"][AttemptKey.REASON] = p.reject
-        return row
+        extra[AttemptKey.REASON] = p.reject
+        return AttemptRow(status="rejected", extra=extra, **common)
     correct = o.correct(verdict)
-    row.update(status="ok", correct=correct, score=float(correct), prediction=str(o.picks[verdict]))
     for metric in bench.scoring.metrics:
         if metric != verdict:
-            row["extra"].update({f"prediction_{metric}": o.picks[metric], AttemptKey.verdict(metric): o.correct(metric)})
+            extra.update({f"prediction_{metric}": o.picks[metric], AttemptKey.verdict(metric): o.correct(metric)})
         elif metric not in VERDICT_METRICS:  # a spec's own name: its verdict is `correct`, said so for the site
-            row["extra"][AttemptKey.verdict(metric)] = correct
-    return row
+            extra[AttemptKey.verdict(metric)] = correct
+    return AttemptRow(status="ok", correct=correct, score=float(correct), prediction=str(o.picks[verdict]),
+                      extra=extra, **common)
 
 
 Done = Callable[[Prepared, "list[ChoiceScore] | None"], Any]
@@ -137,9 +139,11 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared], make_ro
                     row = make_row(p, choices)
                     scored_by = getattr(backend, "scored_by", None)
                     if scored_by:  # data-parallel: the rank that scored it
-                        row["extra"] = {**row.get("extra", {}), AttemptKey.RANK: scored_by[index]}
+                        row = dataclasses.replace(row, extra={**(row.extra or {}),
+                                                              AttemptKey.RANK: scored_by[index]})
                         ranks[p.id] = scored_by[index]
-                    run.record(row, choices=[{**c.as_dict(), "idx": k2, "extra": {"is_greedy": greedy[i][k2]}}
+                    run.record(row, choices=[ChoiceRow(idx=k2, logprob_sum=c.logprob_sum, n_tokens=c.n_tokens,
+                                                       mean_logprob=c.mean_logprob, extra={"is_greedy": greedy[i][k2]})
                                              for k2, c in enumerate(choices)])
                     on_done(p, choices)
                     bar.update()
@@ -154,10 +158,8 @@ def score_prepared(run: Run, backend: Backend, prepared: list[Prepared], make_ro
 
 
 def stored_choices(store: Store, run_id: str) -> dict[str, list[ChoiceScore]]:
-    rows = store.query("SELECT item_id, idx, logprob_sum, n_tokens FROM choices WHERE run_id = ? "
-                       "ORDER BY item_id, idx", [run_id]).rows
     out: dict[str, list[ChoiceScore]] = {}
-    for item_id, _idx, lp, n in rows:
+    for item_id, _idx, lp, n in lookups.choice_logprobs(store, run_id):
         out.setdefault(item_id, []).append(ChoiceScore(lp, n))
     return out
 

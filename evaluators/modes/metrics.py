@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaluators.core.contract import Metric, ScoreKey
+from evaluators.store.records import ScoreRow
 
 CELL_METRICS = (Metric.ACCURACY, Metric.PASS_AT_K, Metric.DISTINCT_AT_K)  # also the `Cell` fields
 PCMD_FIELDS = ("aggregation", "defined_prompts", "prompts", "support", "min_defined_prompts", "reportable",
@@ -107,12 +108,12 @@ def score_rows(cells: Sequence[Cell]) -> list[dict[str, Any]]:
     for cell in cells:
         base = _cell_extra(cell)
         for name in CELL_METRICS:
-            rows.append({"scope": "cell", "key": cell.key, "metric": name, "value": getattr(cell, name),
-                         "n": cell.prompts, "extra": base})
+            rows.append(ScoreRow(scope="cell", key=cell.key, metric=name, value=getattr(cell, name),
+                                 n=cell.prompts, extra=base))
         pcmd_extra = {**base, **{f: cell.pcmd.get(f) for f in PCMD_FIELDS if f in cell.pcmd}}
         pcmd_extra[ScoreKey.REPORTABLE] = cell.reportable
-        rows.append({"scope": "cell", "key": cell.key, "metric": Metric.PCMD, "value": cell.pcmd.get("d_mode"),
-                     "n": cell.pcmd.get("defined_prompts"), "extra": pcmd_extra})
+        rows.append(ScoreRow(scope="cell", key=cell.key, metric=Metric.PCMD, value=cell.pcmd.get("d_mode"),
+                             n=cell.pcmd.get("defined_prompts"), extra=pcmd_extra))
     rows.extend(overall_rows(cells))
     return rows
 
@@ -125,12 +126,12 @@ def overall_rows(cells: Sequence[Cell]) -> list[dict[str, Any]]:
     prompts = sum(c.prompts or 0 for c in cells)
     extra = {"k": ks.pop(), "cells": [c.key for c in cells], "weighting": WEIGHTING,
              ScoreKey.REPORTABLE: all(c.reportable for c in cells)}
-    rows = [{"scope": "overall", "key": "", "metric": name, "n": prompts, "extra": extra,
-             "value": statistics.fmean(getattr(c, name) for c in cells)} for name in CELL_METRICS]
+    rows = [ScoreRow(scope="overall", key="", metric=name, n=prompts, extra=extra,
+                     value=statistics.fmean(getattr(c, name) for c in cells)) for name in CELL_METRICS]
     defined = [c for c in cells if c.pcmd.get("d_mode") is not None]
     if defined:
-        rows.append({"scope": "overall", "key": "", "metric": Metric.PCMD, "n": len(defined),
-                     "value": statistics.fmean(c.pcmd["d_mode"] for c in defined),
-                     "extra": {**extra, "cells": [c.key for c in defined],
-                               "defined_prompts": sum(c.pcmd.get("defined_prompts") or 0 for c in defined)}})
+        rows.append(ScoreRow(scope="overall", key="", metric=Metric.PCMD, n=len(defined),
+                             value=statistics.fmean(c.pcmd["d_mode"] for c in defined),
+                             extra={**extra, "cells": [c.key for c in defined],
+                                    "defined_prompts": sum(c.pcmd.get("defined_prompts") or 0 for c in defined)}))
     return rows

@@ -20,7 +20,16 @@ from typing import Any
 from evaluators.core.atomic import require_writable
 from evaluators.core.contract import AttemptKey, RunStatus
 from evaluators.core.errors import BadInput
-from evaluators.modes import BENCHMARK, CUSTOM_BENCHMARK, HEADLINE_METRIC, datasets, grading, metrics
+from evaluators.modes import (
+    BENCHMARK,
+    CUSTOM_BENCHMARK,
+    HEADLINE_METRIC,
+    PRESENTATION,
+    AttemptExtra,
+    datasets,
+    grading,
+    metrics,
+)
 from evaluators.modes.generate import (
     GenerateOptions,
     GenerationSummary,
@@ -31,6 +40,7 @@ from evaluators.modes.generate import (
 )
 from evaluators.runs.progress import Progress
 from evaluators.runs.runs import RunSpec, canonical_json, run_dir, sha256_bytes, sha256_file, slug, start_run
+from evaluators.store.records import AttemptRow
 from evaluators.store.store import Store, writable_store
 
 log = logging.getLogger("bananabench")
@@ -201,11 +211,11 @@ def _cells(units: list[grading.Unit], responses: datasets.ResponseSet, threshold
 
 
 def _attempt_row(unit: grading.Unit, prompt: datasets.PromptGroup, result: dict[str, Any], index: int,
-                 cell_key: str) -> dict[str, Any]:
+                 cell_key: str) -> AttemptRow:
     grade = result["draws"][0]["attempts"][index]
     response = prompt.record["responses"][index]
     draw = (prompt.draws or [None] * prompt.k)[index] or {}
-    extra: dict[str, Any] = {
+    extra: AttemptExtra = {
         AttemptKey.GROUP: unit.group, "draw": index + 1, "k": prompt.k, "level": prompt.level, "domain": prompt.domain,
         "config": unit.config, "cell": cell_key, "canonical_key": grade["canonical_key"],
         "detail": grade.get("detail"), "prompt_sha256": result.get("prompt_sha256"),
@@ -218,20 +228,20 @@ def _attempt_row(unit: grading.Unit, prompt: datasets.PromptGroup, result: dict[
             extra["raw" if name == "content" else name] = draw[name]
     if unit.group == 1 and index == 0 and isinstance(prompt.record.get("problem"), str):
         extra["problem"] = prompt.record["problem"]
-    return {
-        "item_id": prompt.id,
-        "attempt": (unit.group - 1) * prompt.k + index + 1,
-        "status": grade["status"],
-        "correct": grade["verified"],
-        "score": 1.0 if grade["verified"] else 0.0,
-        "prediction": grade["graded_text"],
-        "category": prompt.domain,
-        "difficulty": f"level{prompt.level}",
-        "tokens_in": draw.get("tokens_in"),
-        "tokens_out": draw.get("tokens_out"),
-        "wall_s": draw.get("wall_s"),
-        "extra": extra,
-    }
+    return AttemptRow(
+        item_id=prompt.id,
+        attempt=(unit.group - 1) * prompt.k + index + 1,
+        status=grade["status"],
+        correct=grade["verified"],
+        score=1.0 if grade["verified"] else 0.0,
+        prediction=grade["graded_text"],
+        category=prompt.domain,
+        difficulty=f"level{prompt.level}",
+        tokens_in=draw.get("tokens_in"),
+        tokens_out=draw.get("tokens_out"),
+        wall_s=draw.get("wall_s"),
+        extra=extra,
+    )
 
 
 def evaluate(opts: EvaluateOptions) -> EvaluationOutcome:
@@ -268,7 +278,7 @@ def evaluate(opts: EvaluateOptions) -> EvaluationOutcome:
             for u in units for p in u.prompts}
 
     with start_run(store, spec, resume=opts.resume, policy="public", benchmark_title="ModeBench",
-                   headline_metric=HEADLINE_METRIC) as run:
+                   headline_metric=HEADLINE_METRIC, presentation=PRESENTATION) as run:
         artifacts = grading.move_staging(staging, run.dir / ARTIFACTS)
         # Every row comes from modebench's durable journal (a crash here is redone by --resume), so the
         # rows reach the store in one transaction at the end rather than in timed batches.
@@ -280,7 +290,7 @@ def evaluate(opts: EvaluateOptions) -> EvaluationOutcome:
                 for index in range(prompt.k):
                     row = _attempt_row(unit, prompt, result, index, key)
                     recorded += 1
-                    if not run.is_done(row["item_id"], row["attempt"]):
+                    if not run.is_done(row.item_id, row.attempt):
                         run.record(row)
         run.flush()
         extra = _run_extra(store, units, artifacts, opts, run_meta, run_path, inputs_sha256, status_counts, reason)

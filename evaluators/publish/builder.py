@@ -30,18 +30,20 @@ import duckdb
 
 from evaluators import __version__
 from evaluators.core.atomic import require_writable
-from evaluators.core.contract import AttemptKey
+from evaluators.core.contract import MESSAGE_KEYS, AttemptKey, RunKey
 from evaluators.core.errors import BadInput
 from evaluators.core.shipped import shipped
-from evaluators.publish import apps, artifacts, compare_data, exports, fmt, incremental, ranks
+from evaluators.publish import apps, artifacts, compare_data, fmt, incremental, ranks
 from evaluators.publish.diff import Diff, diff_models, diff_pairs
 from evaluators.publish.links import Links
-from evaluators.publish.queries import Queries, itemdata, reference_note
+from evaluators.publish.queries import Queries, exports, itemdata, reference_note
 from evaluators.publish.views import Attempt, Leaderboard, RunSummary
-from evaluators.store.export import EXPORT_TABLES
 from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
+# `extra` keys an item row shows as text of their own, with their headings (the rest as one record).
+TEXT_KEYS = [(AttemptKey.RAW, "Raw output"), (AttemptKey.REASONING, "Reasoning"),
+             *((key, key) for key in MESSAGE_KEYS)]
 
 TEMPLATES = shipped("templates")
 MARKER = ".bananabench-site"
@@ -98,6 +100,9 @@ def _environment(templates: Path):
         outcome=fmt.outcome,
         reference=reference_note,
     )
+    # Templates read `extra` keys only by their declared names: `a.extra.get(K.TAMPER_FLAGS)` (an unknown name is an
+    # error under StrictUndefined, never a silent miss).
+    env.globals.update(K=AttemptKey, R=RunKey)
     return env
 
 
@@ -252,10 +257,11 @@ class SiteBuilder:
                     self.run_page(self.q.summaries([run])[0])
 
     def run_page(self, summary: RunSummary) -> None:
-        """A run's page and, for agent runs, one page per task (the run page's children: kept along with it)."""
-        agent = summary.benchmark.evaluator == "agent"
+        """A run's page and, when its evaluator shows task pages, one page per task (the run page's children: kept
+        along with it)."""
+        shows = summary.benchmark.presentation
         errors = self.q.errors(summary.run_id)
-        attempts = self.q.attempts(summary.run_id) if agent else []
+        attempts = self.q.attempts(summary.run_id) if shows.task_pages else []
         tasks: dict[str, list[Attempt]] = {}
         for att in attempts:
             tasks.setdefault(att.item_id, []).append(att)
@@ -265,9 +271,9 @@ class SiteBuilder:
                                 strict=True):
             self.task_page(summary, group, files)
         self.emit("run.html.j2", self.links.run(summary.run_id), s=summary, errors=errors, attempts=attempts,
-                  agent=agent, redacted=self.q.redacted(summary.benchmark.name),
-                  held=self.q.reviewable([summary.run_id]) if agent else [],
-                  items=None if agent else _js_literal(self.item_meta(summary)),
+                  task_pages=shows.task_pages, redacted=self.q.redacted(summary.benchmark.name),
+                  held=self.q.reviewable([summary.run_id]) if shows.held_attempts else [],
+                  items=None if shows.task_pages else _js_literal(self.item_meta(summary)),
                   title=f"{summary.run['model_name']} · {summary.benchmark.title}")
 
     def attempt_files(self, att: Attempt) -> dict[str, Any]:
@@ -288,12 +294,12 @@ class SiteBuilder:
                   title=f"{group[0].item_id} · {summary.run['model_name']}")
 
     def item_runs(self) -> dict[str, str]:
-        """Runs whose item table the site publishes (agent runs list their attempts server-side instead),
-        each mapped to its item set's slug."""
+        """Runs whose item table the site publishes (runs shown as task pages list their attempts server-side
+        instead), each mapped to its item set's slug."""
         out = {}
         for run in self.q.runs():
             bench = self.q.benchmark(run["benchmark"])
-            if bench.evaluator != "agent":
+            if not bench.presentation.task_pages:
                 out[run["run_id"]] = itemdata.set_slug(self.links.bench_slug(bench.name), itemdata.set_key(run))
         return out
 
@@ -330,7 +336,7 @@ class SiteBuilder:
         """What a run page's item table needs before any chunk arrives: sizes, columns, filter choices."""
         meta = self.item_columns.get(summary.run_id, {"rows": 0, "multiAttempt": False, "categories": {}, "show": {}})
         return {**meta, "chunk": itemdata.CHUNK, "key": self.links.run_slug(summary.run_id),
-                "set": self.item_sets[summary.run_id], "statuses": summary.status_counts}
+                "set": self.item_sets[summary.run_id], "statuses": summary.status_counts, "textKeys": TEXT_KEYS}
 
     def publish_app(self, att: Attempt) -> str | None:
         """The app page: our page holding the app, inlined, in a sandboxed frame (no model file is published)."""
@@ -377,7 +383,7 @@ class SiteBuilder:
         self.render("compare.html.j2", "compare.html", title="Compare two models")
 
     def table_counts(self) -> list[tuple[str, int]]:
-        return [(t, self.q.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in EXPORT_TABLES]
+        return exports.table_counts(self.q.con)
 
 
 def _chunks(rows: int) -> int:

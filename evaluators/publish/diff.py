@@ -92,7 +92,7 @@ def compare_runs(q: Queries, a: RunSummary, b: RunSummary, *, seed: int = SEED,
                      paired=sum(1 for p in pairs if p.a["n"] and p.b["n"]))
     flip_metric = metric or Metric.ACCURACY
     for p in pairs:
-        if p.a["statuses"] != p.b["statuses"] and (len(p.a["statuses"]) > 1 or bench.evaluator == "agent"):
+        if p.a["statuses"] != p.b["statuses"] and (len(p.a["statuses"]) > 1 or bench.presentation.every_status_change):
             diff.changed_status.append(p)
         if not (p.a["n"] and p.b["n"]):
             continue

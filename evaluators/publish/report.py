@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from evaluators.core.contract import ERROR_STATUSES
 from evaluators.core.errors import BadInput
 from evaluators.publish import fmt
 from evaluators.publish.diff import BenchDiff, Diff, diff_models, diff_pairs
@@ -156,7 +157,7 @@ def model_report(q: Queries, w: Writer, model: str) -> None:
     rows = []
     for s in current:
         h = s.headline()
-        counts = ", ".join(f"{k} {v}" for k, v in sorted(s.status_counts.items()) if k != "error")
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(s.status_counts.items()) if k not in ERROR_STATUSES)
         rows.append([s.benchmark.title + (f" {s.run['split']}" if s.run["split"] else ""),
                      fmt.metric_label(h.metric) if h else "—", _value(h), str(h.n) if h and h.n is not None else "—",
                      counts or "—", str(s.n_errors), ("" if s.run["official"] else "◇ ") + s.run_id])
@@ -190,8 +191,8 @@ def _run_section(q: Queries, w: Writer, s: RunSummary) -> None:
         w.table(Table([scope] + [fmt.metric_label(m) for m in metrics],
                       [[k] + [_value(lookup.get((k, m))) for m in metrics] for k in keys],
                       set(range(1, len(metrics) + 1))))
-    if s.benchmark.evaluator == "agent":
-        _agent_tasks(q, w, s)
+    if s.benchmark.presentation.task_pages:
+        _task_table(q, w, s)
     errors = q.errors(s.run_id)
     if errors:
         w.para(f"Infrastructure errors ({len(errors)}; excluded from the score, retried by --resume):")
@@ -199,18 +200,18 @@ def _run_section(q: Queries, w: Writer, s: RunSummary) -> None:
                       [[e.item_id, str(e.attempt), (e.message or "—")[:120]] for e in errors], {1}))
 
 
-def _agent_tasks(q: Queries, w: Writer, s: RunSummary) -> None:
-    """The agent seed's per-task table: statuses of every attempt, mean score, grades, stuck reasons."""
+def _task_table(q: Queries, w: Writer, s: RunSummary) -> None:
+    """The per-task table (the agent seed's): statuses of every attempt, mean score, grades, stuck reasons."""
     by_task: dict[str, list] = {}
     for att in q.attempts(s.run_id):
         by_task.setdefault(att.item_id, []).append(att)
     rows = []
     for task, atts in sorted(by_task.items()):
-        scored = [a.score for a in atts if a.status != "error" and a.score is not None]
+        scored = [a.score for a in atts if a.status not in ERROR_STATUSES and a.score is not None]
         grades = [str(a.grade["grade"]) for a in atts if a.grade]
         turns = [a.metrics.get("turns") for a in atts if a.metrics.get("turns") is not None]
         notes = "; ".join([*sorted({a.target_tests for a in atts if a.target_tests}),
-                           *sorted({a.message for a in atts if a.message and a.status != "error"})])
+                           *sorted({a.message for a in atts if a.message and a.status not in ERROR_STATUSES})])
         rows.append([task, fmt.statuses([a.status for a in atts]),
                      fmt.value("score", sum(scored) / len(scored)) if scored else "—",
                      "/".join(grades) or "—", f"{sum(turns) / len(turns):.0f}" if turns else "—",

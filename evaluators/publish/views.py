@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaluators.core.contract import ERROR_STATUSES, MESSAGE_KEYS, AttemptKey, ScoreKey, target_tests_words
+from evaluators.core.presentation import Presentation
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class Benchmark:
     headline_metric: str | None
     higher_is_better: bool
     description: str | None
+    presentation: Presentation  # what its evaluator declared the site shows of its runs
 
     @property
     def ids_only(self) -> bool:

@@ -31,9 +31,11 @@ from typing import Any
 
 from evaluators import __version__
 from evaluators.core import atomic
-from evaluators.core.contract import LOWER_IS_BETTER, RunKey, RunStatus
+from evaluators.core.contract import LOWER_IS_BETTER, BenchmarkKey, RunKey, RunStatus
 from evaluators.core.errors import BadInput, Interrupted
+from evaluators.core.presentation import PLAIN, Presentation
 from evaluators.core.secrets import scrub
+from evaluators.store.records import AttemptRow, ChoiceRow, RunRow, ScoreRow, columns
 from evaluators.store.store import Store, utcnow
 
 log = logging.getLogger("bananabench")
@@ -207,13 +209,11 @@ class Run:
     def is_done(self, item_id: str, attempt: int = 1) -> bool:
         return (str(item_id), attempt) in self.done
 
-    def record(self, attempt: dict[str, Any], *, choices: Iterable[dict[str, Any]] = (),
+    def record(self, attempt: AttemptRow, *, choices: Iterable[ChoiceRow] = (),
                metrics: dict[str, float] | None = None) -> None:
         """Record one finished attempt (and its per-choice rows and numeric metrics)."""
-        row = {**attempt, "run_id": self.run_id}
-        row["item_id"] = str(row["item_id"])
-        row.setdefault("attempt", 1)
-        choice_rows = [{**c, "run_id": self.run_id, "item_id": row["item_id"]} for c in choices]
+        row = columns(attempt, run_id=self.run_id, item_id=str(attempt.item_id))
+        choice_rows = [columns(c, run_id=self.run_id, item_id=row["item_id"]) for c in choices]
         metric_rows = [
             {"run_id": self.run_id, "item_id": row["item_id"], "attempt": row["attempt"], "metric": k, "value": v}
             for k, v in (metrics or {}).items() if v is not None
@@ -249,7 +249,7 @@ class Run:
     def path(self, name: str) -> Path:
         return self.dir / name
 
-    def finish(self, scores: Iterable[dict[str, Any]] = (), *, extra: dict[str, Any] | None = None,
+    def finish(self, scores: Iterable[ScoreRow] = (), *, extra: dict[str, Any] | None = None,
                status: str = RunStatus.FINISHED) -> None:
         """Store the aggregates and mark the run finished, in one transaction."""
         with self._deferred_signals():
@@ -361,21 +361,19 @@ def run_dir(store: Store, run: dict[str, Any]) -> Path:
 
 def start_run(store: Store, spec: RunSpec, *, resume: bool = False, out_dir: str | os.PathLike | None = None,
               policy: str = "public", benchmark_title: str | None = None, headline_metric: str | None = None,
-              description: str | None = None) -> Run:
-    """Lock (model, benchmark), then resume the latest unfinished run or create a new one."""
+              description: str | None = None, presentation: Presentation = PLAIN) -> Run:
+    """Lock (model, benchmark), then resume the latest unfinished run or create a new one. The benchmark is
+    registered with the evaluator's `presentation` (what the site shows of its runs)."""
     lock = _lock_for(store, spec).acquire()
     try:
         with store.write() as con:
             store.ensure_benchmark(spec.benchmark, spec.evaluator, policy=policy, title=benchmark_title,
                                    version=spec.benchmark_version, headline_metric=headline_metric,
                                    higher_is_better=headline_metric not in LOWER_IS_BETTER,
-                                   description=description or None, con=con)
+                                   description=description or None,
+                                   extra={BenchmarkKey.PRESENTATION: presentation.to_json()}, con=con)
             # We hold the lock, so any "running" run of this pair was left by a crash.
-            con.execute(
-                "UPDATE runs SET status = ? WHERE status = ? AND model_name = ? "
-                "AND benchmark = ? AND coalesce(split, '') = coalesce(?, '')",
-                [RunStatus.INTERRUPTED, RunStatus.RUNNING, spec.model_name, spec.benchmark, spec.split],
-            )
+            store.mark_interrupted(spec.model_name, spec.benchmark, spec.split, con=con)
         if resume:
             run = _resume(store, spec, lock)
             if run is not None:
@@ -427,24 +425,24 @@ def _create(store: Store, spec: RunSpec, lock: RunLock, out_dir: str | os.PathLi
         "host": socket.gethostname(),
     })
     atomic.write_json(directory / RUN_CONFIG, config)
-    store.insert_run({
-        "run_id": run_id,
-        "evaluator": spec.evaluator,
-        "benchmark": spec.benchmark,
-        "benchmark_version": spec.benchmark_version,
-        "split": spec.split,
-        "model_name": spec.model_name,
-        "artifact": spec.artifact,
-        "backend": spec.backend,
-        "config": config,
-        "signature": config["signature_sha256"],
-        "dataset_sha256": spec.dataset_sha256,
-        "official": spec.official,
-        "status": RunStatus.RUNNING,
-        "started_at": started,
-        "software_version": __version__,
-        "host": socket.gethostname(),
-        "n_items": spec.n_items,
-        "extra": {**spec.extra, RunKey.OUT_DIR: str(directory)},
-    })
+    store.insert_run(RunRow(
+        run_id=run_id,
+        evaluator=spec.evaluator,
+        benchmark=spec.benchmark,
+        benchmark_version=spec.benchmark_version,
+        split=spec.split,
+        model_name=spec.model_name,
+        artifact=spec.artifact,
+        backend=spec.backend,
+        config=config,
+        signature=config["signature_sha256"],
+        dataset_sha256=spec.dataset_sha256,
+        official=spec.official,
+        status=RunStatus.RUNNING,
+        started_at=started,
+        software_version=__version__,
+        host=socket.gethostname(),
+        n_items=spec.n_items,
+        extra={**spec.extra, RunKey.OUT_DIR: str(directory)},
+    ))
     return Run(store, spec, run_id, directory, lock, resumed=False, done=set())

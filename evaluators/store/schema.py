@@ -151,6 +151,21 @@ MIGRATIONS.append((
         )""",
     ],
 ))
+# Stores from before 4 get the presentation their evaluators declared then (a declaration is a copy: never
+# derived from today's code, so the migration stays what it was).
+_DECLARED_THEN = {
+    "loglik": '{"presentation": {"rank": 1}}',
+    "chat": '{"presentation": {"rank": 2}}',
+    "agent": '{"presentation": {"rank": 3, "task_pages": true, "held_attempts": true, "every_status_change": true}}',
+    "modes": '{"presentation": {"rank": 4}}',
+}
+MIGRATIONS.append((
+    4,
+    "benchmarks.extra.presentation: what the site shows of a benchmark's runs, declared by its evaluator",
+    [f"UPDATE benchmarks SET extra = json_merge_patch(coalesce(extra, '{{}}'), '{declared}') "
+     f"WHERE evaluator = '{evaluator}' AND json_extract(extra, '$.presentation') IS NULL"
+     for evaluator, declared in _DECLARED_THEN.items()],
+))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 # Column lists define the write contract; rows are dicts with (a subset of) these keys.

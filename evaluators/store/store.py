@@ -26,6 +26,7 @@ from typing import Any
 from evaluators.core.atomic import require_writable
 from evaluators.core.contract import RunStatus
 from evaluators.core.errors import BadInput, EvaluationFailure
+from evaluators.store.records import RunRow, ScoreRow, columns
 from evaluators.store.rows import arrow_table, decode, to_json
 from evaluators.store.schema import COLUMNS, KEYS, MIGRATIONS, POLICIES, RUN_TABLES, SCHEMA_VERSION
 
@@ -255,17 +256,16 @@ class Store:
         with self.write() as c:
             c.execute(sql, [name, utcnow(), description])
 
-    def insert_run(self, row: dict[str, Any], con=None) -> None:
-        """Create a run row (and its model row). `row` holds `runs` columns."""
-        row = dict(row)
+    def insert_run(self, run: RunRow, con=None) -> None:
+        """Create a run's row (and its model's row)."""
+        row = columns(run)
         for key in ("artifact", "config", "extra"):
             row[key] = to_json(row.get(key))
-        columns = list(row)
-        sql = f"INSERT INTO runs ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
+        sql = f"INSERT INTO runs ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})"
 
         def go(c):
-            self.ensure_model(row["model_name"], con=c)
-            c.execute(sql, [row[k] for k in columns])
+            self.ensure_model(run.model_name, con=c)
+            c.execute(sql, list(row.values()))
 
         if con is not None:
             go(con)
@@ -321,9 +321,9 @@ class Store:
                 go(c)
         return len(unique)
 
-    def replace_scores(self, run_id: str, rows: Sequence[dict[str, Any]], con=None) -> None:
+    def replace_scores(self, run_id: str, scores: Sequence[ScoreRow], con=None) -> None:
         """Replace every score row of a run at once (aggregates are recomputed, never patched)."""
-        rows = [{**r, "run_id": run_id} for r in rows]
+        rows = [columns(s, run_id=run_id) for s in scores]
 
         def go(c):
             c.execute("DELETE FROM scores WHERE run_id = ?", [run_id])
@@ -366,6 +366,12 @@ class Store:
             c.execute("UPDATE attempts SET status = ?, score = ?, correct = ?, extra = ? "
                       "WHERE run_id = ? AND item_id = ? AND attempt = ?",
                       [status, score, correct, to_json(extra), run_id, item_id, attempt])
+
+    def mark_interrupted(self, model_name: str, benchmark: str, split: str | None, *, con) -> None:
+        """Mark the pair's `running` runs interrupted (called under the pair's run lock, so no process runs them)."""
+        con.execute("UPDATE runs SET status = ? WHERE status = ? AND model_name = ? AND benchmark = ? "
+                    "AND coalesce(split, '') = coalesce(?, '')",
+                    [RunStatus.INTERRUPTED, RunStatus.RUNNING, model_name, benchmark, split])
 
     def set_hidden(self, run_id: str, hidden: bool) -> None:
         with self.write() as c:
@@ -424,9 +430,9 @@ class Store:
         sql = "SELECT * FROM attempts WHERE run_id = ? ORDER BY item_id, attempt"
         return [decode(r) for r in self.query(sql, [run_id]).dicts()]
 
-    def scores(self, run_id: str) -> list[dict[str, Any]]:
-        sql = "SELECT * FROM scores WHERE run_id = ? ORDER BY scope, key, metric"
-        return [decode(r) for r in self.query(sql, [run_id]).dicts()]
+    def scores(self, run_id: str) -> list[ScoreRow]:
+        sql = "SELECT * EXCLUDE (run_id) FROM scores WHERE run_id = ? ORDER BY scope, key, metric"
+        return [ScoreRow(**decode(r)) for r in self.query(sql, [run_id]).dicts()]
 
     def latest_run(self, model_name: str, benchmark: str, split: str | None = None, *,
                    unfinished: bool = False) -> dict[str, Any] | None:

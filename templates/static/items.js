@@ -151,9 +151,10 @@
     var link = el("a", { href: "#item=" + encodeURIComponent(r[I.id]) }, "Permalink to this item");
     td.appendChild(el("p", {})).appendChild(link);
     if (extra) {
-      ["raw", "reasoning", "error", "reason", "stuck_reason"].forEach(function (k) {
+      meta.textKeys.forEach(function (pair) {
+        var k = pair[0];
         if (extra[k] !== undefined && extra[k] !== null && extra[k] !== "") {
-          td.appendChild(el("h4", {}, k === "raw" ? "Raw output" : k === "reasoning" ? "Reasoning" : k));
+          td.appendChild(el("h4", {}, pair[1]));
           td.appendChild(el("pre", { "class": "text" }, typeof extra[k] === "string" ? extra[k] : JSON.stringify(extra[k], null, 2)));
         }
       });
@@ -184,7 +185,7 @@
     if (extra) {
       var rest = {};
       Object.keys(extra).forEach(function (k) {
-        if (["raw", "reasoning", "error", "reason", "stuck_reason"].indexOf(k) < 0) { rest[k] = extra[k]; }
+        if (!meta.textKeys.some(function (pair) { return pair[0] === k; })) { rest[k] = extra[k]; }
       });
       if (Object.keys(rest).length) {
         td.appendChild(el("h4", {}, "Other recorded fields"));

@@ -91,7 +91,7 @@ def numbers(results: Path) -> dict[str, Any]:
         out[key] = {
             "evaluator": run["evaluator"],
             "official": run["official"],
-            "scores": {f"{s['scope']}|{s['key']}|{s['metric']}": [s["value"], s["ci_low"], s["ci_high"], s["n"]]
+            "scores": {f"{s.scope}|{s.key}|{s.metric}": [s.value, s.ci_low, s.ci_high, s.n]
                        for s in store.scores(run["run_id"])},
             "items": {a["item_id"]: [a["status"], a["prediction"], a["correct"],
                                      {k: v for k, v in (a["extra"] or {}).items() if k.startswith("correct_")}]

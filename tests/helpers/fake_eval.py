@@ -10,6 +10,7 @@ import time
 
 from evaluators.core.errors import BananaError
 from evaluators.runs.runs import RunSpec, start_run
+from evaluators.store.records import AttemptRow, ChoiceRow, ScoreRow
 from evaluators.store.store import Store
 
 
@@ -34,13 +35,15 @@ def main() -> int:
                 if run.is_done(f"item-{i}"):
                     continue
                 time.sleep(args.sleep)
-                run.record({"item_id": f"item-{i}", "status": "ok", "correct": i % 2 == 0, "score": float(i % 2 == 0),
-                            "prediction": f"p{i}", "reference": f"r{i}", "category": f"c{i % 3}"},
-                           choices=[{"idx": j, "logprob_sum": -float(j), "n_tokens": 1} for j in range(2)])
+                run.record(AttemptRow(item_id=f"item-{i}", status="ok", correct=i % 2 == 0,
+                                      score=float(i % 2 == 0), prediction=f"p{i}", reference=f"r{i}",
+                                      category=f"c{i % 3}"),
+                           choices=[ChoiceRow(idx=j, logprob_sum=-float(j), n_tokens=1, mean_logprob=None)
+                                    for j in range(2)])
                 print(f"DONE item-{i}", flush=True)
             run.flush()
             acc = run.store.query("SELECT avg(score) FROM attempts WHERE run_id = ?", [run.run_id]).rows[0][0]
-            run.finish([{"scope": "overall", "key": "", "metric": "accuracy", "value": acc, "n": args.n}])
+            run.finish([ScoreRow(scope="overall", key="", metric="accuracy", value=acc, n=args.n)])
     except BananaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

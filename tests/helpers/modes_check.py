@@ -70,7 +70,7 @@ def check_run(results: Path, run_id: str, group_inputs: list[Path], run: dict[st
                 assert row["category"] == record["domain"]
     assert len(attempts) == expected_attempts
 
-    scores = {(s["key"], s["metric"]): s for s in store.scores(run_id) if s["scope"] == "cell"}
+    scores = {(s.key, s.metric): s for s in store.scores(run_id) if s.scope == "cell"}
     if len(receipts) == 1:
         cells = {f"level{c['level']}_{c['domain']}/k{c['k']}": c for c in receipts[0]["cells"]}
     else:
@@ -78,13 +78,13 @@ def check_run(results: Path, run_id: str, group_inputs: list[Path], run: dict[st
     assert {key for key, _metric in scores} == set(cells)
     for key, cell in cells.items():
         for metric in ("accuracy", "pass_at_k", "distinct_at_k"):
-            assert scores[(key, metric)]["value"] == cell[metric], (key, metric)
+            assert scores[(key, metric)].value == cell[metric], (key, metric)
         pcmd = scores[(key, "pcmd")]
-        assert pcmd["value"] == cell["pcmd"]["d_mode"]
+        assert pcmd.value == cell["pcmd"]["d_mode"]
         for name in ("defined_prompts", "prompts", "support", "standard_error", "min_defined_prompts"):
-            assert pcmd["extra"][name] == cell["pcmd"][name], (key, name)
+            assert pcmd.extra[name] == cell["pcmd"][name], (key, name)
         for metric in ("accuracy", "pass_at_k", "distinct_at_k", "pcmd"):
-            assert scores[(key, metric)]["extra"]["reportable"] is cell["pcmd"]["reportable"]
+            assert scores[(key, metric)].extra["reportable"] is cell["pcmd"]["reportable"]
     return {"cells": cells, "receipts": receipts, "attempts": expected_attempts}
 
 

@@ -15,8 +15,13 @@ import struct
 import zlib
 from pathlib import Path
 
+import evaluators.agent as agent_evaluator
+import evaluators.chat as chat_evaluator
+import evaluators.loglik as loglik
+import evaluators.modes as modes_evaluator
 from evaluators.core.stats import fixed_item_elo, wilson_interval
 from evaluators.runs.runs import RunSpec, start_run
+from evaluators.store.records import AttemptRow, ChoiceRow, ScoreRow
 from evaluators.store.store import Store
 
 XSS_NAME = '<script>alert("name")</script><img src=x onerror=alert(1)>'
@@ -75,8 +80,8 @@ def _skill(model: str) -> float:
 def _acc_scores(correct: list[bool], metric: str = "accuracy", scope: str = "overall", key: str = "") -> dict:
     k, n = sum(correct), len(correct)
     low, high = wilson_interval(k, n)
-    return {"scope": scope, "key": key, "metric": metric, "value": k / n if n else None, "ci_low": low,
-            "ci_high": high, "n": n, "extra": {"ci_method": "wilson"}}
+    return ScoreRow(scope=scope, key=key, metric=metric, value=k / n if n else None, ci_low=low, ci_high=high,
+                    n=n, extra={"ci_method": "wilson"})
 
 
 def base_bench(store: Store, model: str, *, seed: int, official: bool = True, limit: int | None = None) -> str:
@@ -93,7 +98,7 @@ def base_bench(store: Store, model: str, *, seed: int, official: bool = True, li
                    dataset_sha256="2f563bb4" + "0" * 56, official=official, n_items=len(items),
                    scoring={"score_mode": "mean_logprob", "add_bos": False})
     with start_run(store, spec, policy="ids-only", benchmark_title="BananaMind Base Bench 1.1",
-                   headline_metric="elo") as run:
+                   headline_metric="elo", presentation=loglik.PRESENTATION) as run:
         results = []
         for item_id, cat, diff, weight, item_elo, label in items:
             ok = rng.random() < _skill(model)
@@ -101,25 +106,25 @@ def base_bench(store: Store, model: str, *, seed: int, official: bool = True, li
             means = [rng.uniform(-4, -2) for _ in range(4)]
             means[pred] = max(means) + 0.5
             run.record(
-                {"item_id": item_id, "status": "ok", "correct": ok, "score": float(ok), "prediction": str(pred),
-                 "reference": str(label), "category": cat, "difficulty": diff, "weight": weight,
-                 "extra": {"item_elo": item_elo, "context": f"{GATED_MARKER} context of {item_id}",
-                           "continuations": [f" {GATED_MARKER} continuation {i}" for i in range(4)]}},
-                choices=[{"idx": i, "logprob_sum": m * 5, "n_tokens": 5, "mean_logprob": m,
-                          "extra": {"text": f" {GATED_MARKER} continuation {i}"}} for i, m in enumerate(means)])
+                AttemptRow(item_id=item_id, status="ok", correct=ok, score=float(ok), prediction=str(pred),
+                           reference=str(label), category=cat, difficulty=diff, weight=weight,
+                           extra={"item_elo": item_elo, "context": f"{GATED_MARKER} context of {item_id}",
+                                  "continuations": [f" {GATED_MARKER} continuation {i}" for i in range(4)]}),
+                choices=[ChoiceRow(idx=i, logprob_sum=m * 5, n_tokens=5, mean_logprob=m,
+                                   extra={"text": f" {GATED_MARKER} continuation {i}"}) for i, m in enumerate(means)])
             results.append((cat, ok, item_elo, weight))
         scores = []
 
         def elo(rows, scope, key):
             fit = fixed_item_elo([r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows])
-            return {"scope": scope, "key": key, "metric": "elo", "value": fit.rating, "ci_low": fit.ci_low,
-                    "ci_high": fit.ci_high, "n": len(rows), "extra": {"ci_method": fit.method}}
+            return ScoreRow(scope=scope, key=key, metric="elo", value=fit.rating, ci_low=fit.ci_low,
+                            ci_high=fit.ci_high, n=len(rows), extra={"ci_method": fit.method})
 
         scores.append(elo(results, "overall", ""))
         scores.append(_acc_scores([r[1] for r in results]))
         weighted = sum(r[3] for r in results if r[1]) / sum(r[3] for r in results)
-        scores.append({"scope": "overall", "key": "", "metric": "weighted_accuracy", "value": weighted,
-                       "n": len(results)})
+        scores.append(ScoreRow(scope="overall", key="", metric="weighted_accuracy", value=weighted,
+                               n=len(results)))
         for cat in CATEGORIES:
             rows = [r for r in results if r[0] == cat]
             if rows:
@@ -133,25 +138,27 @@ def base_evals(store: Store, model: str, split: str, *, seed: int) -> str:
     rng = random.Random(seed)
     spec = RunSpec(evaluator="loglik", benchmark="base-evals", model_name=model, split=split,
                    artifact={"path": f"/models/{model}"}, backend="hf", official=True, n_items=12)
-    with start_run(store, spec, policy="public", benchmark_title="base-evals", headline_metric="acc_norm") as run:
+    with start_run(store, spec, policy="public", benchmark_title="base-evals", headline_metric="acc_norm",
+                   presentation=loglik.PRESENTATION) as run:
         acc, acc_norm = [], []
         for i in range(12):
             item_id = f"{split}-{i:04d}"
             if i == 11:
-                run.record({"item_id": item_id, "status": "rejected", "category": split,
-                            "extra": {"reason": "ambiguous token boundary", "context": f"Context {i} <i>x</i>"}})
+                run.record(AttemptRow(item_id=item_id, status="rejected", category=split,
+                                      extra={"reason": "ambiguous token boundary",
+                                             "context": f"Context {i} <i>x</i>"}))
                 continue
             a, b = rng.random() < _skill(model), rng.random() < _skill(model) + 0.05
             acc.append(a)
             acc_norm.append(b)
-            run.record({"item_id": item_id, "status": "ok", "correct": b, "score": float(b), "prediction": "1" if b else "2",
-                        "reference": "1", "category": split,
-                        "extra": {"correct_acc": a, "correct_acc_norm": b, "context": f"Context {i}: {XSS_OUTPUT}",
-                                  "choices": [" one", " two", " three", " four"]}},
-                       choices=[{"idx": j, "logprob_sum": -j - rng.random(), "n_tokens": 2 + j,
-                                 "mean_logprob": (-j - 1) / (2 + j)} for j in range(4)])
+            run.record(AttemptRow(item_id=item_id, status="ok", correct=b, score=float(b),
+                                  prediction="1" if b else "2", reference="1", category=split,
+                                  extra={"correct_acc": a, "correct_acc_norm": b, "context": f"Context {i}: {XSS_OUTPUT}",
+                                         "choices": [" one", " two", " three", " four"]}),
+                       choices=[ChoiceRow(idx=j, logprob_sum=-j - rng.random(), n_tokens=2 + j,
+                                          mean_logprob=(-j - 1) / (2 + j)) for j in range(4)])
         run.finish([_acc_scores(acc, "acc"), _acc_scores(acc_norm, "acc_norm"),
-                    {"scope": "overall", "key": "", "metric": "n_rejected", "value": 1, "n": 12}])
+                    ScoreRow(scope="overall", key="", metric="n_rejected", value=1, n=12)])
         return run.run_id
 
 
@@ -165,7 +172,8 @@ def chat(store: Store, model: str, task: str, *, seed: int, n: int = 15, categor
     titles = {"arc": "ARC-Challenge", "mmlu": "MMLU (generative)", "gsm8k": "GSM8K"}
     counts = {"correct": 0, "wrong": 0, "unanswered": 0, "error": 0}
     by_cat: dict[str, list[bool]] = {}
-    with start_run(store, spec, policy="public", benchmark_title=titles[task], headline_metric="accuracy") as run:
+    with start_run(store, spec, policy="public", benchmark_title=titles[task], headline_metric="accuracy",
+                   presentation=chat_evaluator.PRESENTATION) as run:
         for i in range(n):
             roll = rng.random()
             status = ("error" if i == n - 1 else "unanswered" if roll > 0.92 else
@@ -179,15 +187,15 @@ def chat(store: Store, model: str, task: str, *, seed: int, n: int = 15, categor
                      "server_fingerprint": fingerprint}
             if status == "error":
                 extra = {"error": "HTTP 500 from server: <b>upstream</b> failed", "server_fingerprint": fingerprint}
-            run.record({"item_id": f"{task}-{i:03d}", "status": status,
-                        "correct": None if status == "error" else status == "correct",
-                        "prediction": pred, "reference": ref, "category": cat, "wall_s": 1.0 + i / 10,
-                        "tokens_in": 120 + i, "tokens_out": 300 + i, "extra": extra})
+            run.record(AttemptRow(item_id=f"{task}-{i:03d}", status=status,
+                                  correct=None if status == "error" else status == "correct", prediction=pred,
+                                  reference=ref, category=cat, wall_s=1.0 + i / 10, tokens_in=120 + i,
+                                  tokens_out=300 + i, extra=extra))
             if cat and status != "error":
                 by_cat.setdefault(cat, []).append(status == "correct")
         answered = [True] * counts["correct"] + [False] * (counts["wrong"] + counts["unanswered"])
         scores = [_acc_scores(answered)] + [
-            {"scope": "overall", "key": "", "metric": f"n_{k}", "value": v, "n": n} for k, v in counts.items()]
+            ScoreRow(scope="overall", key="", metric=f"n_{k}", value=v, n=n) for k, v in counts.items()]
         scores += [_acc_scores(v, scope="category", key=k) for k, v in by_cat.items()]
         run.finish(scores)
         return run.run_id
@@ -206,7 +214,7 @@ def agent(store: Store, model: str, *, seed: int, fingerprint: str = "fp-llama-1
                    n_items=len(AGENT_TASKS), extra={"server_fingerprint": fingerprint})
     per_task: dict[str, list[float]] = {}
     with start_run(store, spec, policy="public", benchmark_title="banana-benchmark",
-                   headline_metric="score") as run:
+                   headline_metric="score", presentation=agent_evaluator.PRESENTATION) as run:
         base = Path("runs") / run.run_id
         for task, cat in AGENT_TASKS:
             for attempt in (1, 2):
@@ -248,19 +256,19 @@ def agent(store: Store, model: str, *, seed: int, fingerprint: str = "fp-llama-1
                            "tokens_input": 12000, "tokens_output": 900, "tokens_cache": 8000,
                            "context_peak": 15000, "context_peak_share": 0.23, "compactions": 0,
                            "llm_requests": 6, "prefill_tps": 850.5, "decode_tps": 42.1, "ttft_s": 0.8}
-                run.record({"item_id": task, "attempt": attempt, "status": status, "score": score,
-                            "correct": None if score is None else score == 1.0, "category": cat,
-                            "wall_s": 30.0 + attempt, "extra": extra}, metrics=metrics)
+                run.record(AttemptRow(item_id=task, attempt=attempt, status=status, score=score,
+                                      correct=None if score is None else score == 1.0, category=cat,
+                                      wall_s=30.0 + attempt, extra=extra), metrics=metrics)
                 if score is not None:
                     per_task.setdefault(task, []).append(score)
         task_means = {t: sum(v) / len(v) for t, v in per_task.items()}
-        scores = [{"scope": "overall", "key": "", "metric": "score",
-                   "value": sum(task_means.values()) / len(task_means), "n": len(task_means)}]
+        scores = [ScoreRow(scope="overall", key="", metric="score",
+                           value=sum(task_means.values()) / len(task_means), n=len(task_means))]
         for task, cat in AGENT_TASKS:
             if task in task_means:
-                scores.append({"scope": "category", "key": cat, "metric": "score", "value": task_means[task], "n": 1})
-                scores.append({"scope": "task", "key": task, "metric": "score", "value": task_means[task], "n": 1})
-        scores.append({"scope": "overall", "key": "", "metric": "manual_grade", "value": 3.5, "n": 2})
+                scores.append(ScoreRow(scope="category", key=cat, metric="score", value=task_means[task], n=1))
+                scores.append(ScoreRow(scope="task", key=task, metric="score", value=task_means[task], n=1))
+        scores.append(ScoreRow(scope="overall", key="", metric="manual_grade", value=3.5, n=2))
         run.finish(scores)
     store.add_grade(model, "frontend/kanban-board", 1, 4, run_id=run.run_id, note="solid <em>layout</em>")
     store.add_grade(model, "frontend/kanban-board", 2, 3, run_id=run.run_id)
@@ -272,7 +280,8 @@ def modes(store: Store, model: str, *, seed: int) -> str:
     spec = RunSpec(evaluator="modes", benchmark="modebench", model_name=model, benchmark_version="0.4.0",
                    artifact={"base_url": "http://127.0.0.1:8081"}, backend="server", official=False, n_items=6)
     cells = ("level1/countdown", "level1/graph")
-    with start_run(store, spec, policy="public", benchmark_title="ModeBench", headline_metric="pass_at_k") as run:
+    with start_run(store, spec, policy="public", benchmark_title="ModeBench", headline_metric="pass_at_k",
+                   presentation=modes_evaluator.PRESENTATION) as run:
         scores = []
         all_pass = []
         for cell in cells:
@@ -285,22 +294,23 @@ def modes(store: Store, model: str, *, seed: int) -> str:
                     for d in range(2):
                         ok = rng.random() < _skill(model)
                         ok_any |= ok
-                        run.record({"item_id": item, "attempt": g * 2 + d + 1,
-                                    "status": "verified" if ok else "wrong", "correct": ok,
-                                    "prediction": f"{rng.randrange(9)} <svg onload=alert(5)>", "category": cell,
-                                    "extra": {"group": g, "canonical_key": f"k{rng.randrange(3)}",
-                                              "raw": f"answer {XSS_OUTPUT}"}})
+                        run.record(AttemptRow(item_id=item, attempt=g * 2 + d + 1,
+                                              status="verified" if ok else "wrong", correct=ok,
+                                              prediction=f"{rng.randrange(9)} <svg onload=alert(5)>",
+                                              category=cell,
+                                              extra={"group": g, "canonical_key": f"k{rng.randrange(3)}",
+                                                     "raw": f"answer {XSS_OUTPUT}"}))
                     group_pass.append(ok_any)
                 passes.append(sum(group_pass) / len(group_pass))
             all_pass += passes
             extra = {"reportable": False, "defined_prompts": 2, "support": 3, "standard_error": 0.1}
-            scores += [{"scope": "cell", "key": cell, "metric": "pass_at_k", "value": sum(passes) / len(passes),
-                        "n": len(passes), "extra": extra},
-                       {"scope": "cell", "key": cell, "metric": "pcmd", "value": rng.random(), "n": 2, "extra": extra}]
+            scores += [ScoreRow(scope="cell", key=cell, metric="pass_at_k", value=sum(passes) / len(passes),
+                                n=len(passes), extra=extra),
+                       ScoreRow(scope="cell", key=cell, metric="pcmd", value=rng.random(), n=2, extra=extra)]
         extra = {"reportable": False, "defined_prompts": 4, "support": 6}
-        scores += [{"scope": "overall", "key": "", "metric": "pass_at_k", "value": sum(all_pass) / len(all_pass),
-                    "n": len(all_pass), "extra": extra},
-                   {"scope": "overall", "key": "", "metric": "pcmd", "value": 0.4, "n": 4, "extra": extra}]
+        scores += [ScoreRow(scope="overall", key="", metric="pass_at_k", value=sum(all_pass) / len(all_pass),
+                            n=len(all_pass), extra=extra),
+                   ScoreRow(scope="overall", key="", metric="pcmd", value=0.4, n=4, extra=extra)]
         run.finish(scores)
         return run.run_id
 
@@ -327,8 +337,10 @@ def build(root: Path) -> dict:
     ids["hidden"] = hidden
     # An interrupted run: listed on the model page, never on the leaderboard.
     spec = RunSpec(evaluator="chat", benchmark="arc", model_name="beta-3b", official=True, n_items=5)
-    with start_run(store, spec, benchmark_title="ARC-Challenge", headline_metric="accuracy") as run:
-        run.record({"item_id": "arc-000", "status": "correct", "correct": True, "prediction": "A", "reference": "A"})
+    with start_run(store, spec, benchmark_title="ARC-Challenge", headline_metric="accuracy",
+                   presentation=chat_evaluator.PRESENTATION) as run:
+        run.record(AttemptRow(item_id="arc-000", status="correct", correct=True, prediction="A",
+                              reference="A"))
         ids["interrupted"] = run.run_id
     return ids
 

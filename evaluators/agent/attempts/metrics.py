@@ -15,6 +15,8 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from evaluators.core.contract import ERROR, HELD, AttemptKey, Metric, RunStatus, ScoreKey
+from evaluators.store import lookups
+from evaluators.store.records import ScoreRow
 from evaluators.store.store import Store
 
 STATUSES = ("passed", "failed", HELD, "stuck", "timeout", "manual", ERROR)
@@ -50,43 +52,38 @@ def compute_scores(store: Store, run_id: str) -> list[dict[str, Any]]:
     n_scored = sum(len(v) for v in by_task.values())
     if task_means:
         mean, low, high = _mean_ci(list(task_means.values()))
-        rows.append({"scope": "overall", "key": "", "metric": Metric.SCORE, "value": mean, "ci_low": low,
-                     "ci_high": high, "n": len(task_means),
-                     "extra": {ScoreKey.CI_METHOD: "normal approximation over task means", "attempts": n_scored}})
+        rows.append(ScoreRow(scope="overall", key="", metric=Metric.SCORE, value=mean, ci_low=low,
+                             ci_high=high, n=len(task_means),
+                             extra={ScoreKey.CI_METHOD: "normal approximation over task means", "attempts": n_scored}))
         passed = counts["passed"]
-        rows.append({"scope": "overall", "key": "", "metric": Metric.PASS_RATE, "value": passed / n_scored,
-                     "n": n_scored})
+        rows.append(ScoreRow(scope="overall", key="", metric=Metric.PASS_RATE, value=passed / n_scored,
+                             n=n_scored))
     for status in STATUSES:
-        rows.append({"scope": "overall", "key": "", "metric": f"n_{status}", "value": float(counts[status]),
-                     "n": len(attempts)})
+        rows.append(ScoreRow(scope="overall", key="", metric=f"n_{status}", value=float(counts[status]),
+                             n=len(attempts)))
     per_category: dict[str, list[float]] = defaultdict(list)
     for task, value in task_means.items():
         per_category[category_of[task]].append(value)
-        rows.append({"scope": "task", "key": task, "metric": Metric.SCORE, "value": value, "n": len(by_task[task])})
+        rows.append(ScoreRow(scope="task", key=task, metric=Metric.SCORE, value=value, n=len(by_task[task])))
     for category, values in sorted(per_category.items()):
-        rows.append({"scope": "category", "key": category, "metric": Metric.SCORE, "value": sum(values) / len(values),
-                     "n": len(values)})
+        rows.append(ScoreRow(scope="category", key=category, metric=Metric.SCORE,
+                             value=sum(values) / len(values), n=len(values)))
     wall = [a["wall_s"] for a in attempts if a["status"] != ERROR and a.get("wall_s") is not None]
     if wall:
-        rows.append({"scope": "overall", "key": "", "metric": "mean_wall_s", "value": sum(wall) / len(wall),
-                     "n": len(wall)})
-    means = store.query(
-        "SELECT m.metric, avg(m.value), count(*) FROM attempt_metrics m JOIN attempts a USING (run_id, item_id, attempt) "
-        "WHERE m.run_id = ? AND a.status <> ? AND m.metric IN (SELECT unnest(?)) GROUP BY m.metric",
-        [run_id, ERROR, list(MEAN_METRICS)]).rows
-    for metric, value, n in means:
-        if value is not None:
-            rows.append({"scope": "overall", "key": "", "metric": f"mean_{metric}", "value": float(value), "n": int(n)})
+        rows.append(ScoreRow(scope="overall", key="", metric="mean_wall_s", value=sum(wall) / len(wall),
+                             n=len(wall)))
+    for metric, value, n in lookups.metric_means(store, run_id, MEAN_METRICS, skip_status=ERROR):
+        rows.append(ScoreRow(scope="overall", key="", metric=f"mean_{metric}", value=value, n=n))
     if model:
-        grades = store.query(
-            "SELECT g.task, avg(g.grade) FROM grades g JOIN attempts a ON a.item_id = g.task AND a.attempt = g.attempt "
-            "WHERE a.run_id = ? AND g.model_name = ? AND a.status = 'manual' GROUP BY g.task", [run_id, model]).rows
+        grades = lookups.mean_grades(store, run_id, model, status="manual")
         if grades:
-            values = [float(v) for _, v in grades]
-            rows.append({"scope": "overall", "key": "", "metric": Metric.MANUAL_GRADE, "value": sum(values) / len(values),
-                         "n": len(values), "extra": {"scale": "0-5", "tasks": json.dumps(dict(grades))}})
+            values = [v for _, v in grades]
+            rows.append(ScoreRow(scope="overall", key="", metric=Metric.MANUAL_GRADE,
+                                 value=sum(values) / len(values), n=len(values),
+                                 extra={"scale": "0-5", "tasks": json.dumps(dict(grades))}))
             for task, value in grades:
-                rows.append({"scope": "task", "key": task, "metric": Metric.MANUAL_GRADE, "value": float(value), "n": 1})
+                rows.append(ScoreRow(scope="task", key=task, metric=Metric.MANUAL_GRADE, value=float(value),
+                                     n=1))
     return rows
 
 

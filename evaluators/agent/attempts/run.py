@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluators.agent import PRESENTATION
 from evaluators.agent.attempts import metrics
 from evaluators.agent.attempts.attempt import AttemptResult, Cancelled, Upstream, run_attempt
 from evaluators.agent.corpus import datasets, repos
@@ -35,6 +36,7 @@ from evaluators.models.backends.replicas import ReplicaSet
 from evaluators.runs import runs as core_runs
 from evaluators.runs.progress import Progress
 from evaluators.runs.runs import RunSpec, start_run
+from evaluators.store.records import AttemptRow
 from evaluators.store.store import Store, utcnow, writable_store
 
 log = logging.getLogger("bananabench")
@@ -184,7 +186,7 @@ def _run(store: Store, opts: AgentRunOptions, config: BenchConfig, tasks: list[d
         return {"run_id": finished["run_id"], "dir": str(core_runs.run_dir(store, finished)),
                 "scores": store.scores(finished["run_id"]), "already_done": True}
     with start_run(store, spec, resume=not opts.rerun, policy="public", benchmark_title="banana-benchmark",
-                   headline_metric=Metric.SCORE) as run:
+                   headline_metric=Metric.SCORE, presentation=PRESENTATION) as run:
         volumes.unmount_below(run.dir)  # file systems a crashed run of this model left mounted (the lock is ours)
         pi_options = PiOptions(model_id=info.model_id, context_window=info.ctx, max_tokens=opts.max_tokens,
                                reasoning=opts.reasoning, thinking=opts.thinking, settings=config.pi_settings)
@@ -326,13 +328,13 @@ def _record(run: core_runs.Run, task: datasets.Task, n: int, result: AttemptResu
         (attempt_dir / "attempt.json").write_text(_json(summary))
     prediction = result.status if result.score is None or result.status != "failed" else f"score {result.score:g}"
     m = result.metrics
-    run.record({
-        "item_id": task.id, "attempt": n, "status": result.status, "correct": result.correct, "score": result.score,
-        "prediction": prediction, "category": task.category, "difficulty": "hard" if "hard" in task.tags else None,
-        "started_at": began, "wall_s": result.wall_s,
-        "tokens_in": _int((m.get("tokens_input") or 0) + (m.get("tokens_cache") or 0)) if m else None,
-        "tokens_out": _int(m.get("tokens_output")) if m else None, "extra": extra,
-    }, metrics={k: float(v) for k, v in m.items() if isinstance(v, (int, float)) and not isinstance(v, bool)})
+    run.record(AttemptRow(
+        item_id=task.id, attempt=n, status=result.status, correct=result.correct, score=result.score,
+        prediction=prediction, category=task.category, difficulty="hard" if "hard" in task.tags else None,
+        started_at=began, wall_s=result.wall_s,
+        tokens_in=_int((m.get("tokens_input") or 0) + (m.get("tokens_cache") or 0)) if m else None,
+        tokens_out=_int(m.get("tokens_output")) if m else None, extra=extra,
+    ), metrics={k: float(v) for k, v in m.items() if isinstance(v, (int, float)) and not isinstance(v, bool)})
     run.flush(block=False)
 
 

@@ -74,9 +74,8 @@ def lint_task(task: Task) -> list[str]:
         problems.append(f"{where}: grade: frontend tasks are graded by hand (grade = \"manual\")")
     if task.manual and task.screenshot is None:
         problems.append(f"{where}: screenshot: a manual task needs a [screenshot] section")
-    if (dropped := canary_deselected(task.verify.runner, task.verify.args)) is not None:
-        problems.append(f"{where}: verify.args: -k {dropped!r} deselects the grader's canary tests, so every "
-                        f"run is refused as tampered; select with `not ...` terms only")
+    if (ignored := ignored_args(task.verify.runner, task.verify.args)) is not None:
+        problems.append(f"{where}: verify.args: {ignored}")
     if not task.verify.tests:
         problems.append(f"{where}: verify.tests: no expected tests (fill them in with "
                         f"`bananabench agent validate --write-tests {task.id}`)")
@@ -94,15 +93,14 @@ def warnings(tasks: Iterable[Task]) -> list[str]:
     return [w for task in tasks for w in unrestored_reads(task)]
 
 
-def canary_deselected(runner: str, args: Sequence[str]) -> str | None:
-    """The pytest `-k` expression of a task that would drop the grader's canary tests (random `canary_<hex>`
-    names, added to every run), or None. A positive selection such as `-k vf2pp` drops them."""
-    if runner != "pytest":
+def ignored_args(runner: str, args: Sequence[str]) -> str | None:
+    """Why the runner would drop `args` without a word (None when it uses them): only pytest's run and cargo's
+    build take arguments; every other runner starts its tests itself, and selects them by `targets`."""
+    if not args or runner == "pytest":
         return None
-    from _pytest.mark.expression import Expression
-
-    canary = "test_canary_0123456789abcdef"
-    for flag, value in zip(args, args[1:], strict=False):
-        if flag == "-k" and not Expression.compile(value).evaluate(lambda part: part.lower() in canary):
-            return value
+    if runner != "cargo":
+        return f"the {runner} runner passes no arguments to its tests; select them with `targets` and `tests`"
+    if "--" in args:
+        return ("arguments after `--` would reach libtest, but the cargo runner starts the test executables itself "
+                "without them; select tests with `targets` and `tests`")
     return None

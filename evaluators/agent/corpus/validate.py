@@ -244,11 +244,13 @@ def rejudge(task: datasets.Task, result: Validation) -> None:
 
 
 def write_tests(task: datasets.Task, result: Validation) -> testproof.Proof:
-    """Write the proven `fail_to_pass` / `pass_to_pass` and the flaky tests left out into the task's `[verify]`."""
+    """Write the proven `fail_to_pass` / `pass_to_pass` and the flaky tests left out into the task's `[verify]`
+    (a test that passes on both sides as a whole stands for its cases)."""
     assert result.proof is not None
     path = task.dir / datasets.TASK_FILE
     text = drop_array(path.read_text(encoding="utf-8"), "tests")
-    for key, ids in (("flaky", sorted(result.proof.flaky)), ("pass_to_pass", result.proof.pass_to_pass),
+    pass_to_pass = testproof.without_cases_of_listed(result.proof.pass_to_pass, task.verify.runner)
+    for key, ids in (("flaky", sorted(result.proof.flaky)), ("pass_to_pass", pass_to_pass),
                      ("fail_to_pass", result.proof.fail_to_pass)):
         text = set_array(text, key, ids) if ids or key != "flaky" else drop_array(text, key)
     atomic.write_text(path, text, overwrite=True)

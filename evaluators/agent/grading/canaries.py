@@ -5,7 +5,8 @@ a command line, in the environment or in a file the code under test could read);
 its own numbered pair and runs it after the hidden tests (support/grader/canary.py). A record in which a
 failing canary passed (the framework was patched in memory) or a canary is missing (the process exited
 before the end, so any passes in the record were written by someone else) is tampered with: such an
-attempt gets no credit, whatever its other lines say. Cargo and script graders carry no canaries.
+attempt gets no credit, whatever its other lines say. Script graders carry none: the task's own grader
+program writes their record.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class CanaryPair:
         spec = task.verify
         if spec.runner in ("unittest", "pytest"):
             processes = 1
-        elif spec.runner in ("go", "node"):
+        elif spec.runner in ("go", "node", "cargo"):
             processes = len(spec.resolved_targets(task.verify_dir))
         elif spec.runner == "cpp":
             processes = len(spec.binaries)
@@ -59,7 +60,8 @@ class CanaryPair:
             for name in (must_pass, must_fail):
                 if not found[name]:
                     return rest, (f"the canary test of test process {n + 1} is missing from the record: the process "
-                                  "ended before its last test, so the record's passes are not its own")
+                                  "never ran its last test (it exited early, or its test loop was replaced), so the "
+                                  "record's passes are not its own")
             if any(o in ("passed", "skipped") for o in found[must_fail]):
                 return rest, (f"the canary test that must fail passed in test process {n + 1}: the test framework "
                               "was patched")

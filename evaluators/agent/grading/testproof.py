@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from evaluators.agent.grading.verifyspec import VerifySpec
 
 Records = Mapping[str, object]  # test id -> the runner's outcome record (with `.outcome`)
+# how a runner's test id names a case of a parent test: `pkg::TestToml/decode/x`, `file.test.js::suite > case`
+CASE_SEPARATORS = {"go": "/", "node": " > "}
 
 
 def _passes(runs: Sequence[Records], test: str) -> list[bool]:
@@ -72,10 +74,37 @@ def prove(start: Sequence[Records], solution: Sequence[Records]) -> Proof:
     return proof
 
 
+def _parents(test: str, runner: str) -> list[str]:
+    """The ids of the tests that hold `test` as a case, nearest first (none for runners without cases)."""
+    separator = CASE_SEPARATORS.get(runner)
+    head, colons, name = test.partition("::")
+    out = []
+    while separator and separator in name:
+        name = name.rpartition(separator)[0]
+        out.append(head + colons + name)
+    return out
+
+
+def cases_only(tests: Sequence[str], runner: str) -> list[str]:
+    """`tests` without the parents whose cases are listed too (a Go test with its subtests, a node suite with its
+    tests): they count through their cases, so one fixed case of a 700-case test counts once, not with its parents."""
+    parents = {parent for test in tests for parent in _parents(test, runner)}
+    return [t for t in tests if t not in parents]
+
+
+def without_cases_of_listed(tests: Sequence[str], runner: str) -> list[str]:
+    """Pass-to-pass `tests` without the cases of a parent that is pass-to-pass as a whole: the parent passes only
+    when all its cases do, so it stands for them (a test with a fail-to-pass case is still listed case by case)."""
+    listed = set(tests)
+    return [t for t in tests if not listed.intersection(_parents(t, runner))]
+
+
 def target_tests(spec: VerifySpec, records: Records) -> dict[str, int] | None:
-    """An attempt's counts: fail-to-pass tests it fixed, pass-to-pass tests it broke (None without the lists)."""
+    """An attempt's counts: fail-to-pass cases it fixed, pass-to-pass cases it broke (None without the lists).
+    Listed parents are not counted (`cases_only`), but they are graded: the verdict needs every listed test."""
     if not spec.fail_to_pass:
         return None
+    f2p, p2p = cases_only(spec.fail_to_pass, spec.runner), cases_only(spec.pass_to_pass, spec.runner)
     passed = {t for t in spec.tests if getattr(records.get(t), "outcome", None) == "passed"}
-    return {"fixed": len(passed & set(spec.fail_to_pass)), "fail_to_pass": len(spec.fail_to_pass),
-            "broke": len(set(spec.pass_to_pass) - passed), "pass_to_pass": len(spec.pass_to_pass)}
+    return {"fixed": len(passed.intersection(f2p)), "fail_to_pass": len(f2p),
+            "broke": len(set(p2p) - passed), "pass_to_pass": len(p2p)}

@@ -50,7 +50,7 @@ def driver_spec(task: Task, *, src: str, start: str, verify: str | None, stage: 
             "restore": spec.restore_globs(), "targets": spec.resolved_targets(task.verify_dir), "args": list(spec.args),
             "build": spec.build, "binaries": list(spec.binaries), "cmd": spec.cmd, "vet": spec.vet,
             "release": spec.release, "pythonpath": list(spec.pythonpath), "cap": STAGE_FILE_CAP, "python": python,
-            "tmp": tmp, "jobs": 2, "watch_reads": watch_reads}
+            "tmp": tmp, "watch_reads": watch_reads}
 
 
 def _container_ran(phase: str, shot: OneShot) -> None:

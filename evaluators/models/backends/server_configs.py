@@ -11,8 +11,8 @@ import json
 import logging
 from typing import Any
 
-from evaluators.core.contract import AttemptKey, RunKey
 from evaluators.models.backends.discovery import ServerInfo, strip_volatile
+from evaluators.store import lookups
 from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
@@ -29,22 +29,7 @@ def server_history(store: Store, model_name: str) -> list[dict[str, Any]]:
     Reads `runs.extra.server_fingerprint` and `attempts.extra.server_fingerprint`, so a server
     restarted with other flags in the middle of a run shows up too.
     """
-    rows = store.query(
-        f"""
-        WITH seen AS (
-            SELECT json_extract_string(a.extra, '$.{AttemptKey.SERVER_FINGERPRINT}') AS fingerprint,
-                   coalesce(a.started_at, r.started_at) AS at, r.run_id
-            FROM attempts a JOIN runs r USING (run_id) WHERE r.model_name = ?
-            UNION ALL
-            SELECT json_extract_string(r.extra, '$.{RunKey.SERVER_FINGERPRINT}'), r.started_at, r.run_id
-            FROM runs r WHERE r.model_name = ?
-        )
-        SELECT s.fingerprint, min(s.at), max(s.at), list(DISTINCT s.run_id ORDER BY s.run_id), any_value(c.config)
-        FROM seen s LEFT JOIN server_configs c ON c.fingerprint = s.fingerprint
-        WHERE s.fingerprint IS NOT NULL GROUP BY s.fingerprint ORDER BY min(s.at)
-        """,
-        [model_name, model_name],
-    ).rows
+    rows = lookups.server_configs_seen(store, model_name)
     return [{"fingerprint": fp, "first_seen": first, "last_seen": last, "runs": list(runs),
              "config": json.loads(config) if isinstance(config, str) else config}
             for fp, first, last, runs, config in rows]

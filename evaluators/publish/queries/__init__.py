@@ -25,10 +25,12 @@ from evaluators.core.contract import (
     HELD,
     SCORED_STATUS,
     AttemptKey,
+    BenchmarkKey,
     Metric,
     RunKey,
 )
 from evaluators.core.errors import BadInput
+from evaluators.core.presentation import PLAIN, Presentation
 from evaluators.publish.fmt import is_count
 from evaluators.publish.queries.items import ItemData
 from evaluators.publish.views import (
@@ -49,8 +51,6 @@ from evaluators.store import paired
 from evaluators.store.paired import Pairing, natural_key
 from evaluators.store.store import DB_NAME, Store
 
-# Leaderboard column order: evaluators in pipeline order, then anything else alphabetically.
-EVALUATOR_ORDER = ("loglik", "chat", "agent", "modes")
 # Overall metrics shown beside a benchmark's headline on the leaderboard when a run has them.
 SECONDARY_METRICS = (Metric.PCMD, Metric.MANUAL_GRADE)
 # How many runs' per-item outcomes `Queries.item_outcomes` keeps (diffs reuse a baseline's runs).
@@ -119,7 +119,8 @@ class Queries(ItemData):
             self._benchmarks = {
                 r["benchmark"]: Benchmark(r["benchmark"], r["evaluator"], r["title"] or r["benchmark"], r["version"],
                                           r["policy"], r["headline_metric"], bool(r["higher_is_better"]),
-                                          r["description"])
+                                          r["description"],
+                                          Presentation.from_json(_dict(r["extra"]).get(BenchmarkKey.PRESENTATION)))
                 for r in rows
             }
         return self._benchmarks
@@ -129,17 +130,15 @@ class Queries(ItemData):
         if name in known:
             return known[name]
         # A run whose benchmark row is missing (hand-made store): treat its text as gated, to be safe.
-        return Benchmark(name, "?", name, None, "ids-only", None, True, None)
+        return Benchmark(name, "?", name, None, "ids-only", None, True, None, PLAIN)
 
     def redacted(self, benchmark: str) -> bool:
         """True when item text of this benchmark must not be shown."""
         return self.benchmark(benchmark).ids_only and not self.private
 
     def ordered_benchmarks(self) -> list[Benchmark]:
-        def order(b: Benchmark) -> tuple:
-            ev = EVALUATOR_ORDER.index(b.evaluator) if b.evaluator in EVALUATOR_ORDER else len(EVALUATOR_ORDER)
-            return (ev, b.evaluator, b.title.lower(), b.name)
-        return sorted(self.benchmarks().values(), key=order)
+        return sorted(self.benchmarks().values(),
+                      key=lambda b: (b.presentation.rank, b.evaluator, b.title.lower(), b.name))
 
     # The store's small tables (runs, scores, per-run status counts, errors) are read once in bulk:
     # every DuckDB query costs milliseconds, and a site has thousands of small lookups.

@@ -9,7 +9,8 @@ is off, the ini option `addopts` is cleared and the plugin behind the `pythonpat
 prepends, and which pytest 7.2 cannot even clear without an ini file) is disabled, so the run is what this
 file says. Every collected test's module (and every conftest) must be the staged file its node names:
 `__spec__.origin` and `__file__` both that file, else the test is recorded as an error (refused). The
-canary pair (canary.py) is collected last, from a module that exists only in memory.
+canary pair (canary.py), from a module that exists only in memory, is added after the task's own selection
+(`-k`, `-m`, `--deselect`, node ids) and runs last, after the loop if `-x` or `--maxfail` stopped it early.
 """
 
 from __future__ import annotations
@@ -70,8 +71,13 @@ class Recorder:
     def __init__(self, canary: tuple[str, str] | None = None) -> None:
         self.record = Record()
         self.canary = canary
+        self.canaries: list[pytest.Item] = []
+        self.reported: set[str] = set()
 
+    @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session, config, items) -> None:
+        """Refuse what is not the staged file, then add the canaries after every selection (`-k`, `-m`,
+        `--deselect` and conftest hooks all run before this one)."""
         manager = config.pluginmanager      # pytest 7.2 keeps a set, older ones a dict by path
         conftests = getattr(manager, "_conftest_plugins", None) or getattr(manager, "_conftestpath2mod", {}).values()
         problems = [p for mod in conftests if (p := not_staged(mod, getattr(mod, "__file__", None) or "?"))]
@@ -83,9 +89,26 @@ class Recorder:
         if self.canary:
             config.stash[CANARY] = canary_module(self.canary)
             path = session.path / f"bananabench_canary_{self.canary[0]}.py"
-            items.extend(CanaryModule.from_parent(session, path=path).collect())
+            self.canaries = CanaryModule.from_parent(session, path=path).collect()
+            items.extend(self.canaries)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtestloop(self, session):
+        """When pytest's own stop (`-x`, `--maxfail`) ended the loop before the canaries, they run after it. A
+        loop that ended early any other way leaves them missing: its record is not the loop's."""
+        yield
+        left = [item for item in self.canaries if item.nodeid not in self.reported]
+        if not left or not (session.shouldfail or session.shouldstop):
+            return
+        try:
+            session._setupstate.teardown_exact(None)    # what the stopped loop left set up
+        except Exception as exc:  # noqa: BLE001 - a fixture's teardown error belongs in the record, not here
+            self.record.add("teardown", "error", message=repr(exc))
+        for n, item in enumerate(left):
+            item.ihook.pytest_runtest_protocol(item=item, nextitem=left[n + 1] if n + 1 < len(left) else None)
 
     def pytest_runtest_logreport(self, report) -> None:
+        self.reported.add(report.nodeid)
         message = str(report.longrepr)[-2000:] if report.longrepr else ""
         if report.when == "call":
             if report.passed:

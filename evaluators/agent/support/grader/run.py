@@ -29,8 +29,14 @@ from shadows import HEADER, remove_shadows  # noqa: E402
 SOURCE_SUFFIXES = (".go", ".rs", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx")
 BUILD_FAILED = 3
 TWO_PHASE = ("go", "cargo", "cpp")
+CARGO_CANARY = "zzzz_bananabench_canary"     # a module name that sorts after the tests' names
+_LIB_KINDS = {"lib", "rlib", "dylib", "cdylib", "staticlib", "proc-macro"}
 _TEST_MAIN = re.compile(rb"^func\s+TestMain\s*\(", re.M)
 _PACKAGE = re.compile(rb"^package\s+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+_GO_CASE = re.compile(rb"^\s*--- (PASS|FAIL|SKIP): (Test\S*/\S+) \(([0-9.]+)s\)")  # a test's subtest's outcome
+_GO_OUTCOMES = {b"PASS": "passed", b"FAIL": "failed", b"SKIP": "skipped"}
+_GO_TEST = re.compile(r"^Test\w*$")
+MAX_RECORD_READ = 16 << 20
 
 
 class BuildFailed(Exception):
@@ -200,9 +206,52 @@ class Driver:
         return package
 
     def run_go(self) -> None:
+        """Each test binary once; then each top-level test that did not finish (a panic ends the binary) on its own.
+
+        The reruns carry no canaries: the first run's pair is missing already, so such a record earns no credit;
+        they only give every test a verdict of its own."""
         for pkg, binary in self.manifest().items():
-            self.call([binary, "-test.count=1", "-test.v", "-test.timeout=0"],
-                      os.path.normpath(os.path.join(self.ws, pkg)), canary=True, BANANABENCH_REPORT=self.report_file(f"go-{pkg}"))
+            cwd = os.path.normpath(os.path.join(self.ws, pkg))
+            report, cases = self.report_file(f"go-{pkg}"), self.report_file(f"go-{pkg}-cases")
+            self.go_test(binary, cwd, report, (cases, pkg + "::"), canary=True)
+            for name in _go_unfinished(self.go_list(binary, cwd), report, pkg + "::"):
+                status = self.go_test(binary, cwd, report, (cases, pkg + "::"), f"-test.run=^{name}$")
+                if _go_unfinished([name], report, pkg + "::"):  # alone, it ended its process (a goroutine's panic)
+                    with open(cases, "a", encoding="utf-8") as out:
+                        out.write(json.dumps({"id": f"{pkg}::{name}", "outcome": "failed", "message":
+                                              f"the test process ended (status {status}) while this test ran"}) + "\n")
+
+    def go_test(self, binary: str, cwd: str, report: str, cases: tuple[str, str], *selection: str,
+                canary: bool = False) -> int:
+        """Run a test binary verbosely; its subtests' `--- PASS: TestX/case` lines become record lines in the file
+        `cases[0]`, their ids prefixed with `cases[1]` (the top-level tests' come from the recorder)."""
+        argv = [binary, "-test.count=1", "-test.v", "-test.timeout=0", *selection]
+        print(f"$ {' '.join(argv)}", flush=True)
+        line_in = self.next_canary() if canary else b""
+        with subprocess.Popen(argv, cwd=cwd, env=self.env(BANANABENCH_REPORT=report), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE) as proc, open(cases[0], "a", encoding="utf-8") as out:
+            try:
+                proc.stdin.write(line_in)
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
+            for line in iter(lambda: proc.stdout.readline(1 << 20), b""):  # a line without end is read in pieces
+                sys.stdout.buffer.write(line)
+                case = _GO_CASE.match(line)
+                if case:
+                    out.write(json.dumps({"id": cases[1] + case[2].decode(errors="replace"),
+                                          "outcome": _GO_OUTCOMES[case[1]], "seconds": float(case[3])}) + "\n")
+        sys.stdout.flush()
+        return proc.returncode
+
+    def go_list(self, binary: str, cwd: str) -> list[str]:
+        """The binary's top-level tests, in the order it runs them."""
+        try:
+            proc = subprocess.run([binary, "-test.list", "."], cwd=cwd, env=self.env(BANANABENCH_REPORT=os.devnull),
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, timeout=120)
+        except subprocess.TimeoutExpired:
+            return []
+        return [n for n in proc.stdout.decode(errors="replace").split() if _GO_TEST.match(n)]
 
     # -- rust -------------------------------------------------------------------------------
 
@@ -214,8 +263,14 @@ class Driver:
                 *self.spec["args"]]
         if self.spec.get("release"):
             argv.append("--release")
+        originals = self.add_cargo_canary()
         print(f"$ {' '.join(argv)}", flush=True)
-        proc = subprocess.run(argv, cwd=self.ws, env=self.env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+        try:
+            proc = subprocess.run(argv, cwd=self.ws, env=self.env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+        finally:
+            for root, text in originals.items():
+                with open(root, "wb") as fh:
+                    fh.write(text)
         if proc.returncode != 0:
             raise BuildFailed("cargo test --no-run failed")
         manifest = {}
@@ -229,11 +284,42 @@ class Driver:
                 manifest[message["target"]["name"]] = message["executable"]
         return manifest
 
+    def add_cargo_canary(self) -> dict[str, bytes]:
+        """Append the canary module (cargo_canary.rs, by absolute path) to each test target's crate root.
+
+        Returns each changed root's original bytes: the build puts them back, so the copy that the tests run
+        beside shows no trace of it."""
+        argv = ["cargo", "metadata", "--no-deps", "--offline", "--format-version", "1"]
+        proc = subprocess.run(argv, cwd=self.ws, env=self.env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+        if proc.returncode != 0:
+            raise BuildFailed("cargo metadata failed")
+        roots: dict[str, list[str]] = {}
+        for package in json.loads(proc.stdout)["packages"]:
+            for target in package["targets"]:
+                name = "lib" if set(target["kind"]) & _LIB_KINDS else target["name"] if "test" in target["kind"] else ""
+                roots.setdefault(name, []).append(target["src_path"])
+        line = f'\n#[cfg(test)]\n#[path = {json.dumps(os.path.join(HERE, "cargo_canary.rs"))}]\nmod {CARGO_CANARY};\n'
+        originals = {}
+        for target in self.spec["targets"]:
+            if target not in roots:
+                raise BuildFailed(f"cargo knows no test target {target!r}")
+            for root in roots[target]:
+                if os.path.islink(root) or not os.path.realpath(root).startswith(os.path.realpath(self.ws) + os.sep):
+                    raise BuildFailed(f"the crate root of test target {target!r} is not a file of the copy: {root}")
+                with open(root, "rb") as fh:
+                    originals.setdefault(root, fh.read())
+                with open(root, "ab") as fh:
+                    fh.write(line.encode())
+        return originals
+
     def run_cargo(self) -> None:
+        """One test at a time, so that libtest (which runs tests in name order) runs the canary last."""
         for target, executable in self.manifest().items():
             logfile = os.path.join(self.report, f"{target}.libtest")
-            self.call([executable, "--logfile", logfile, "--test-threads", str(self.spec.get("jobs", 2))], self.ws)
-            _libtest_to_jsonl(logfile, self.report_file(f"cargo-{target}"), target)
+            record = self.report_file(f"cargo-{target}")
+            self.call([executable, "--logfile", logfile, "--test-threads", "1"], self.ws, canary=True,
+                      BANANABENCH_REPORT=record, BANANABENCH_TEST_PREFIX=target)
+            _libtest_to_jsonl(logfile, record, target)
 
     # -- javascript -------------------------------------------------------------------------
 
@@ -273,8 +359,23 @@ class Driver:
         self.call(["/bin/sh", "-c", self.spec["cmd"]], self.ws, BANANABENCH_REPORT=self.report_file("script"))
 
 
+def _go_unfinished(tests: list[str], report: str, prefix: str) -> list[str]:
+    """The top-level tests without an outcome in the recorder's record."""
+    done = set()
+    with open(report, encoding="utf-8", errors="replace") as fh:
+        for line in fh.read(MAX_RECORD_READ).splitlines():
+            try:
+                test_id = json.loads(line).get("id")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(test_id, str) and test_id.startswith(prefix):
+                done.add(test_id[len(prefix):])
+    return [t for t in tests if t not in done]
+
+
 def _libtest_to_jsonl(logfile: str, out: str, target: str) -> None:
-    """libtest's --logfile lines (`ok NAME`, `failed NAME`, `ignored NAME`) as record lines."""
+    """libtest's --logfile lines (`ok NAME`, `failed NAME`, `ignored NAME`) as record lines, but the canary's own
+    (it records the pair under their random names itself)."""
     outcomes = {"ok": "passed", "failed": "failed", "ignored": "skipped"}
     try:
         with open(logfile, encoding="utf-8", errors="replace") as fh:
@@ -284,7 +385,7 @@ def _libtest_to_jsonl(logfile: str, out: str, target: str) -> None:
     with open(out, "a", encoding="utf-8") as fh:
         for line in lines:
             word, _, name = line.partition(" ")
-            if word in outcomes and name:
+            if word in outcomes and name and not name.startswith(CARGO_CANARY + "::"):
                 fh.write(json.dumps({"id": f"{target}::{name}", "outcome": outcomes[word]}) + "\n")
 
 

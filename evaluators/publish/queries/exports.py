@@ -48,6 +48,11 @@ def write(con: Any, site: Path, manifest: Manifest, runs: list[dict[str, Any]], 
     return round(time.perf_counter() - t0, 3)
 
 
+def table_counts(con: Any) -> list[tuple[str, int]]:
+    """(table, rows) of every exported table, as the data page lists them."""
+    return [(t, con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in EXPORT_TABLES]
+
+
 def _copy(con: Any, select: str, target: Path, options: str) -> None:
     """COPY into a temporary file beside `target`, then rename (readers never see half a file)."""
     target.parent.mkdir(parents=True, exist_ok=True)
