@@ -130,10 +130,12 @@ def test_gguf_and_server_teacher_forcing_agree_and_the_server_ignores_concurrenc
     means = np.array([sums[i] / expected[i].n_tokens for i in range(n)])
     assert np.abs(means).max() <= 1e-3 and np.abs(sums).max() <= 3e-3, (np.abs(means).max(), np.abs(sums).max())
     assert predictions(got, sizes[:8]) == predictions(expected, sizes[:8])
-    # the server's own numbers do not move with order or concurrency, but for the final projection's
-    # rounding when several slots' output rows share one batch (a last operation: nothing amplifies it)
+    # the server's own numbers do not move with order or concurrency, but for the final projection's float32
+    # rounding when several slots' output rows share one batch (a last operation: nothing amplifies it). Which
+    # rows share a batch depends on timing; the worst seen is 1.72e-5 (a few ulps of a logit near 20, through
+    # the log-softmax). A real dependence (a wrong context, a swapped row) changes whole rows, far past rounding.
     worst = max(np.abs(np.subtract(one[n - 1 - i].token_logprobs, got[i].token_logprobs)).max() for i in range(n))
-    assert worst <= 1e-5, worst
+    assert worst <= 1e-4, worst
 
 
 @pytest.mark.slow
