@@ -136,7 +136,7 @@ def _work(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, started
                              "denied_requests": traffic["denied"],
                              "denied_not_listed": traffic["denied_not_listed"], "monitor_detail": agent.get("detail")}
     if status == "failed":
-        extra["reason"] = agent.get("detail")
+        extra[AttemptKey.REASON] = agent.get("detail")
     # The diff is useful for every outcome (what did a stuck agent do?).
     t0 = time.monotonic()
     diff_problem = _write_diff(sandbox, task, space.start, workspace, attempt_dir, extra)
@@ -150,7 +150,7 @@ def _work(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, started
         t0 = time.monotonic()
         verdict = _verify(sandbox, task, space, attempt_dir)
         verify_s = time.monotonic() - t0
-        extra["verdict"] = verdict.summary()
+        extra[AttemptKey.VERDICT] = verdict.summary()
         if (counts := testproof.target_tests(task.verify, verdict.tests)) is not None:
             extra[AttemptKey.TARGET_TESTS] = counts
         if task.manual:
@@ -159,22 +159,23 @@ def _work(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, started
         else:
             status, score, correct = ("passed" if verdict.passed else "failed"), verdict.score, verdict.passed
             if not verdict.passed:
-                extra["reason"] = verdict.reason
+                extra[AttemptKey.REASON] = verdict.reason
         if diff_problem is not None and status == "passed":
             status, score, correct = "failed", 0.0, False
-            extra["reason"] = f"the attempt's diff could not be produced: {diff_problem}"
+            extra[AttemptKey.REASON] = f"the attempt's diff could not be produced: {diff_problem}"
         if extra.get(AttemptKey.TAMPER_FLAGS) and (correct or (score or 0.0) > 0):
             extra[AttemptKey.HELD] = {"status": status, "score": score}
-            extra["reason"] = (f"held for review: the tests passed{'' if correct else ' in part'}, but the change "
-                               f"trips {extra['n_tamper_flags']} tamper check(s); `bananabench agent review` decides"
-                               + (f" ({extra['reason']})" if extra.get("reason") else ""))
+            earlier = f" ({extra[AttemptKey.REASON]})" if extra.get(AttemptKey.REASON) else ""
+            extra[AttemptKey.REASON] = (
+                f"held for review: the tests passed{'' if correct else ' in part'}, but the change trips "
+                f"{extra[AttemptKey.N_TAMPER_FLAGS]} tamper check(s); `bananabench agent review` decides{earlier}")
             status, score, correct = HELD, 0.0, False
     elif status == "error":
         score, correct = None, None
     if task.screenshot is not None and status != "error":
-        extra["screenshots"], extra["page_report"] = _screenshots(sandbox, task, space, attempt_dir)
+        extra[AttemptKey.SCREENSHOTS], extra["page_report"] = _screenshots(sandbox, task, space, attempt_dir)
     if task.manual or keep_workspace:
-        extra["workspace"] = "workspace"
+        extra[AttemptKey.WORKSPACE] = "workspace"
         _keep(sandbox, space, attempt_dir / "workspace", extra, limits.workspace_mb)
     metrics: dict[str, float | None] = {k: summary[k] for k in events_mod.EVENT_METRICS}
     metrics.update({k: traffic[k] for k in ("llm_requests", "llm_prompt_tokens", "llm_cached_tokens",
@@ -212,7 +213,7 @@ def _write_diff(sandbox: Sandbox, task: Task, start_dir: Source, workspace: Sour
         if not diff.timed_out and diff.rc in pm.PODMAN_FAILURE_CODES:
             return f"infrastructure: the diff container did not run (exit {diff.rc}): {diff.text.strip()[-300:]}"
         problem = ("timed out" if diff.timed_out else f"exit status {diff.rc}") + f": {diff.text.strip()[-300:]}"
-        extra["artifact_errors"] = [f"changes.diff: {problem}"]
+        extra[AttemptKey.ARTIFACT_ERRORS] = [f"changes.diff: {problem}"]
         return problem
     if total > shown:
         scanner.flag(f"the diff was cut for display after {shown} of {total} bytes (read in full for these flags)")
@@ -220,7 +221,7 @@ def _write_diff(sandbox: Sandbox, task: Task, start_dir: Source, workspace: Sour
     lines = [f"{p.change}{' binary' if p.binary else ''}\t{json.dumps(p.path)}" for p in findings.paths]
     (attempt_dir / "changed-paths.txt").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     extra[AttemptKey.TAMPER_FLAGS] = findings.flags
-    extra["n_tamper_flags"] = findings.n_flags
+    extra[AttemptKey.N_TAMPER_FLAGS] = findings.n_flags
     extra[AttemptKey.TAMPER_NOTES] = findings.notes
     extra[AttemptKey.CHANGED_PATHS] = [{"path": p.path, "change": p.change, "binary": p.binary}
                                        for p in findings.paths[:MAX_LISTED_PATHS]]
