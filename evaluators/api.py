@@ -4,7 +4,7 @@
     store = api.open_store("results")
     api.run_loglik(api.LoglikOptions(bench="base-bench", model="./my-model", name="my-model", results="results"))
     for run in api.current_runs(store, benchmark="base-bench"):
-        print(run["model_name"], api.scores(store, run["run_id"]))
+        print(run.model_name, api.scores(store, run.run_id))
 
 Each evaluator takes one options dataclass, the same one its CLI builds from the flags
 (`evaluators.core.cliargs.options`), so a flag means the same from the shell and from Python.
@@ -24,7 +24,7 @@ from evaluators.modes.datasets import TaskSource
 from evaluators.modes.generate import GenerateOptions, ModelSource
 from evaluators.modes.run import EvaluateOptions, RunOptions
 from evaluators.store.export import export_store
-from evaluators.store.records import ScoreRow
+from evaluators.store.records import AttemptRow, RunRow, ScoreRow
 from evaluators.store.store import Query, Store
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from evaluators.publish.builder import BuildResult
 
 __all__ = [
-    "Store", "Query", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
+    "Store", "Query", "RunRow", "AttemptRow", "ScoreRow", "open_store", "runs", "current_runs", "attempts", "scores", "query", "export",
     "ServerOptions", "LoglikOptions", "ChatOptions", "AgentRunOptions", "TaskSource", "ModelSource",
     "GenerateOptions", "EvaluateOptions", "RunOptions",
     "run_loglik", "run_chat", "run_agent", "evaluate_modes", "generate_modes", "run_modes", "publish_site", "report",
@@ -52,20 +52,20 @@ def _store(store: Store | str | os.PathLike | None) -> Store:
 
 def runs(store: Store | str | None = None, *, model: str | None = None, benchmark: str | None = None,
          evaluator: str | None = None, status: str | None = None,
-         include_hidden: bool = True) -> list[dict[str, Any]]:
+         include_hidden: bool = True) -> list[RunRow]:
     """Runs in start order, optionally filtered."""
     return _store(store).runs(model=model, benchmark=benchmark, evaluator=evaluator, status=status,
                               include_hidden=include_hidden)
 
 
 def current_runs(store: Store | str | None = None, *, benchmark: str | None = None,
-                 model: str | None = None) -> list[dict[str, Any]]:
+                 model: str | None = None) -> list[RunRow]:
     """The run per (model, benchmark, split) that the leaderboard shows."""
     return _store(store).current_runs(benchmark=benchmark, model=model)
 
 
-def attempts(store: Store | str | None, run_id: str) -> list[dict[str, Any]]:
-    """Every attempt row of a run (JSON `extra` decoded)."""
+def attempts(store: Store | str | None, run_id: str) -> list[AttemptRow]:
+    """Every attempt of a run, one record per (item, attempt), JSON `extra` decoded."""
     return _store(store).attempts(run_id)
 
 

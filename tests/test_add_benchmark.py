@@ -122,17 +122,17 @@ def test_one_file_benchmarks_run_end_to_end_and_are_published(tiny_model, tmp_pa
     assert proc.returncode == 0, proc.stderr
 
     store = Store(results)
-    runs = {r["benchmark"]: r for r in store.runs()}
+    runs = {r.benchmark: r for r in store.runs()}
     assert set(runs) == {"pet-facts", "colour-quiz"}
-    assert all(r["status"] == "finished" and r["official"] for r in runs.values())
-    facts = store.attempts(runs["pet-facts"]["run_id"])
-    assert len(facts) == 6 and {a["category"] for a in facts} == {"cats", "dogs", "fish", "birds"}
-    assert sorted({a["reference"] for a in facts}) == ["0", "1", "2", "3"]  # the letters, as positions
-    assert all(isinstance(a["extra"]["correct_token_mean"], bool) for a in facts)
-    scores = {(s.scope, s.key, s.metric) for s in store.scores(runs["pet-facts"]["run_id"])}
+    assert all(r.status == "finished" and r.official for r in runs.values())
+    facts = store.attempts(runs["pet-facts"].run_id)
+    assert len(facts) == 6 and {a.category for a in facts} == {"cats", "dogs", "fish", "birds"}
+    assert sorted({a.reference for a in facts}) == ["0", "1", "2", "3"]  # the letters, as positions
+    assert all(isinstance(a.extra["correct_token_mean"], bool) for a in facts)
+    scores = {(s.scope, s.key, s.metric) for s in store.scores(runs["pet-facts"].run_id)}
     assert {("overall", "", "per_char"), ("overall", "", "token_mean"), ("category", "dogs", "per_char")} <= scores
-    quiz = store.attempts(runs["colour-quiz"]["run_id"])
-    assert len(quiz) == 4 and {a["reference"] for a in quiz} == {"blue", "green", "yellow", "white"}
+    quiz = store.attempts(runs["colour-quiz"].run_id)
+    assert len(quiz) == 4 and {a.reference for a in quiz} == {"blue", "green", "yellow", "white"}
 
     proc = run_cli("publish", "--results", str(results), "--out", str(site))
     assert proc.returncode == 0, proc.stderr

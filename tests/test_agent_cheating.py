@@ -599,26 +599,26 @@ def test_every_attack_ends_failed_with_score_zero_and_a_reason(tmp_path: Path, s
     assert proc.returncode == 0, proc.stderr[-3000:]
     store = Store(results)
     run = store.runs(benchmark="banana-benchmark")[0]
-    attempts = {a["item_id"]: a for a in store.attempts(run["run_id"])}
+    attempts = {a.item_id: a for a in store.attempts(run.run_id)}
     assert set(attempts) == {f"cheat/{n}" for n in attacks + honest} | ({"review/json-shadow"} if review else set())
     for task_id in sorted(f"cheat/{n}" for n in honest):
         row = attempts.pop(task_id)
-        assert (row["status"], row["score"]) == ("passed", 1.0), (task_id, row["extra"])
-        assert row["extra"].get("tamper_flags") == [], (task_id, row["extra"].get("tamper_flags"))
+        assert (row.status, row.score) == ("passed", 1.0), (task_id, row.extra)
+        assert row.extra.get("tamper_flags") == [], (task_id, row.extra.get("tamper_flags"))
     for task_id, row in sorted(attempts.items()):
-        extra = row["extra"]
+        extra = row.extra
         allowed = ("failed", "held") if task_id.removeprefix("cheat/") in HELD_AT_WORST else ("failed",)
-        assert row["status"] in allowed and (row["score"], row["correct"]) == (0.0, False), (task_id, row["status"], extra)
+        assert row.status in allowed and (row.score, row.correct) == (0.0, False), (task_id, row.status, extra)
         assert extra.get("reason"), task_id
     for name in attacks:
-        extra, flag = attempts[f"cheat/{name}"]["extra"], ATTACKS[name][2]
+        extra, flag = attempts[f"cheat/{name}"].extra, ATTACKS[name][2]
         if flag:       # changes under restored paths are notes (grading never sees them), the rest flags
             seen = extra.get("tamper_flags", []) + extra.get("tamper_notes", [])
             assert any(flag in f for f in seen), (name, seen)
         if name in DETAILS:
             DETAILS[name](extra, results)
     # Every score counts only the honest fixes as passed, the report included.
-    overall = {r.metric: r.value for r in store.scores(run["run_id"]) if r.scope == "overall"}
+    overall = {r.metric: r.value for r in store.scores(run.run_id) if r.scope == "overall"}
     n_scored = len(attempts) + len(honest)
     assert overall["n_passed"] == len(honest) and overall["pass_rate"] == len(honest) / n_scored, overall
     report = run_cli("report", "--results", str(results), "--model", "cheater")
@@ -636,5 +636,5 @@ def test_no_attempt_starts_without_room_on_the_host_disk(tmp_path: Path):
         assert mock.generation_requests() == []              # no agent ever started
     assert proc.returncode == 3 and "host disk low" in proc.stderr, proc.stderr[-2000:]
     store = Store(results)
-    rows = store.attempts(store.runs(benchmark="banana-benchmark")[0]["run_id"])
-    assert rows and all(r["status"] == "error" and "host disk low" in r["extra"]["error"] for r in rows)
+    rows = store.attempts(store.runs(benchmark="banana-benchmark")[0].run_id)
+    assert rows and all(r.status == "error" and "host disk low" in r.extra["error"] for r in rows)

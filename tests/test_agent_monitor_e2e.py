@@ -40,7 +40,7 @@ def _mock(*rules: Rule, slots: int = 2) -> MockOpenAI:
 def _attempts(results: Path) -> tuple[dict, dict[str, dict]]:
     store = Store(results)
     run = store.runs(benchmark="banana-benchmark")[-1]
-    return run, {a["item_id"]: a for a in store.attempts(run["run_id"])}
+    return run, {a.item_id: a for a in store.attempts(run.run_id)}
 
 
 def test_every_stuck_condition(tmp_path: Path):
@@ -68,17 +68,17 @@ def test_every_stuck_condition(tmp_path: Path):
     assert proc.returncode == 0, proc.stderr
     assert mock.max_in_flight == 2          # two attempts at once: the server's two slots
     run, attempts = _attempts(results)
-    got = {task.split("/")[1]: (a["status"], a["extra"]["stuck_reason"]) for task, a in attempts.items()}
+    got = {task.split("/")[1]: (a.status, a.extra["stuck_reason"]) for task, a in attempts.items()}
     assert got == {
         "loop": ("stuck", "repeated_call"), "cycle": ("stuck", "cycle"), "message": ("stuck", "repeated_message"),
         "idle": ("stuck", "idle"), "runaway": ("stuck", "runaway"), "toolcap": ("stuck", "tool_calls"),
         "clock": ("timeout", "timeout"),
     }
     for a in attempts.values():
-        assert a["score"] == 0.0 and a["correct"] is False
-        assert not (results / a["extra"]["artifacts"] / "verify.log").exists()   # verification skipped
+        assert a.score == 0.0 and a.correct is False
+        assert not (results / a.extra["artifacts"] / "verify.log").exists()   # verification skipped
     assert containers_of("stuck-model") == []
-    overall = {s.metric: s.value for s in Store(results).scores(run["run_id"]) if s.scope == "overall"}
+    overall = {s.metric: s.value for s in Store(results).scores(run.run_id) if s.scope == "overall"}
     assert overall["score"] == 0.0 and overall["n_stuck"] == 6 and overall["n_timeout"] == 1
 
 
@@ -121,7 +121,7 @@ def test_sigterm_sigkill_then_resume(tmp_path: Path):
         assert proc.returncode == 128 + signal.SIGTERM, err
         assert containers_of("resumer") == [] and mounts_under(results) == []
         run, attempts = _attempts(results)
-        assert run["status"] == "interrupted" and set(attempts) == {"smoke/first"}
+        assert run.status == "interrupted" and set(attempts) == {"smoke/first"}
 
         log = open(tmp_path / "killed.log", "w")
         killed = subprocess.Popen(_run_cmd(mock.base_url, results, tasks), env=cli_env(), cwd=REPO,
@@ -144,9 +144,9 @@ def test_sigterm_sigkill_then_resume(tmp_path: Path):
     assert "stale container" in done.stderr
     assert containers_of("resumer") == [] and mounts_under(results) == []
     run2, attempts = _attempts(results)
-    assert run2["run_id"] == run["run_id"] and run2["status"] == "finished"
-    assert {k: a["status"] for k, a in attempts.items()} == {"smoke/first": "passed", "smoke/second": "passed"}
-    n = Store(results).query("SELECT count(*) FROM attempts WHERE run_id = ?", [run["run_id"]]).rows[0][0]
+    assert run2.run_id == run.run_id and run2.status == "finished"
+    assert {k: a.status for k, a in attempts.items()} == {"smoke/first": "passed", "smoke/second": "passed"}
+    n = Store(results).query("SELECT count(*) FROM attempts WHERE run_id = ?", [run.run_id]).rows[0][0]
     assert n == 2
     again = run_cli(*_run_cmd("http://127.0.0.1:9", results, tasks)[3:])   # no server needed? it is: discovery
     assert again.returncode == 3 and "cannot reach" in again.stderr
@@ -165,16 +165,16 @@ def test_server_outage_is_an_error_then_retried(tmp_path: Path):
         assert "run the same command again" in first.stderr
         run, attempts = _attempts(results)
         a = attempts["smoke/outage"]
-        assert a["status"] == "error" and a["score"] is None and "503" in a["extra"]["error"]
-        assert run["status"] == "failed"
-        scores = Store(results).scores(run["run_id"])
+        assert a.status == "error" and a.score is None and "503" in a.extra["error"]
+        assert run.status == "failed"
+        scores = Store(results).scores(run.run_id)
         assert not [s for s in scores if s.metric == "score"]       # errors are excluded, not counted as 0
         assert len(mock.generation_requests()) == 2                    # Pi's own retry, as configured
         mock.rules[:] = [Rule(match="TASK-OUTAGE", reply=[DONE, say("done")])]
         second = run_cli(*_run_cmd(mock.base_url, results, tasks, "--config", str(config))[3:])
     assert second.returncode == 0, second.stderr
     run2, attempts = _attempts(results)
-    assert run2["run_id"] == run["run_id"] and attempts["smoke/outage"]["status"] == "passed"
+    assert run2.run_id == run.run_id and attempts["smoke/outage"].status == "passed"
 
 
 def test_context_overflow_survived_by_compaction(tmp_path: Path):
@@ -190,7 +190,7 @@ def test_context_overflow_survived_by_compaction(tmp_path: Path):
     assert proc.returncode == 0, proc.stderr
     run, attempts = _attempts(results)
     a = attempts["smoke/overflow"]
-    assert a["status"] == "passed", a["extra"]
+    assert a.status == "passed", a.extra
     compactions = Store(results).query(
-        "SELECT value FROM attempt_metrics WHERE run_id = ? AND metric = 'compactions'", [run["run_id"]]).rows
+        "SELECT value FROM attempt_metrics WHERE run_id = ? AND metric = 'compactions'", [run.run_id]).rows
     assert compactions == [(1.0,)]

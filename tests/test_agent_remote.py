@@ -58,22 +58,22 @@ def test_a_run_on_a_remote_host_and_this_machine(remote_env, tmp_path: Path):
     assert f"podman host {REMOTE}" in proc.stderr and "podman host local" in proc.stderr
     store = Store(results)
     run = store.runs(benchmark="banana-benchmark")[0]
-    assert run["status"] == "finished" and [h["host"] for h in run["extra"]["hosts"]] == [REMOTE, "local"]
-    attempts = {a["item_id"]: a for a in store.attempts(run["run_id"])}
-    assert {a["extra"]["host"] for a in attempts.values()} == {REMOTE, "local"}
-    assert (attempts["smoke/hello"]["status"], attempts["smoke/hello"]["score"]) == ("passed", 1.0)
+    assert run.status == "finished" and [h["host"] for h in run.extra["hosts"]] == [REMOTE, "local"]
+    attempts = {a.item_id: a for a in store.attempts(run.run_id)}
+    assert {a.extra["host"] for a in attempts.values()} == {REMOTE, "local"}
+    assert (attempts["smoke/hello"].status, attempts["smoke/hello"].score) == ("passed", 1.0)
     digits = attempts["coding/python/digit-sum"]
-    assert digits["status"] == "failed" and digits["score"] == pytest.approx(0.8)
-    verdict = json.loads((results / digits["extra"]["artifacts"] / "verify.json").read_text())
+    assert digits.status == "failed" and digits.score == pytest.approx(0.8)
+    verdict = json.loads((results / digits.extra["artifacts"] / "verify.json").read_text())
     assert verdict["not_passed"] == ["test_digits.DigitSum.test_negative"] and verdict["missing"] == []
     counter = attempts["frontend/counter"]
-    assert counter["status"] == "manual"
+    assert counter.status == "manual"
     for view in ("desktop", "mobile"):
-        assert (results / counter["extra"]["screenshots"][view]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    kept = results / counter["extra"]["workspace"]
+        assert (results / counter.extra["screenshots"][view]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    kept = results / counter.extra["workspace"]
     assert (kept / "index.html").read_text() == COUNTER and not (kept / "README.md").exists()
     for row in attempts.values():
-        folder = results / row["extra"]["artifacts"]
+        folder = results / row.extra["artifacts"]
         assert {p.name for p in folder.iterdir()} >= {"events.jsonl", "changes.diff", "verify.log", "verify.json"}
         assert not [p for p in folder.iterdir() if p.name.startswith(".")]
     # Nothing of the run is left on the remote host but the copies of the image's files, kept for later runs.

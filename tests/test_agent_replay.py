@@ -24,14 +24,14 @@ def test_reference_run_applies_solutions_and_is_never_shown_as_a_models_work(tmp
     assert proc.returncode == 0, proc.stderr
     store = Store(results)
     (run,) = store.runs()
-    assert run["model_name"] == replay.NAME and run["extra"][RunKey.REFERENCE_RUN] == replay.NOTE
-    rows = {a["item_id"]: a for a in store.attempts(run["run_id"])}
-    assert rows["smoke/hello"]["status"] == "passed"  # the hidden check passes on the replayed solution
+    assert run.model_name == replay.NAME and run.extra[RunKey.REFERENCE_RUN] == replay.NOTE
+    rows = {a.item_id: a for a in store.attempts(run.run_id)}
+    assert rows["smoke/hello"].status == "passed"  # the hidden check passes on the replayed solution
     counter = rows["frontend/counter"]
-    assert counter["status"] == "manual" and counter["extra"]["smoke_passed"] is True
-    assert set(counter["extra"]["screenshots"]) == {"desktop", "mobile"}
-    assert counter["extra"]["tool_calls_by_name"] == {"write": 1}
-    diff = (results / counter["extra"]["artifacts"] / "changes.diff").read_text()
+    assert counter.status == "manual" and counter.extra["smoke_passed"] is True
+    assert set(counter.extra["screenshots"]) == {"desktop", "mobile"}
+    assert counter.extra["tool_calls_by_name"] == {"write": 1}
+    diff = (results / counter.extra["artifacts"] / "changes.diff").read_text()
     assert "+++ b/workspace/index.html" in diff
 
     site = tmp_path / "site"

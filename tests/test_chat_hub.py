@@ -47,11 +47,11 @@ def test_download_at_the_pinned_revision_is_recorded(hub, tmp_path):
                        "--results", str(results), env=hub.env(tmp_path))
     assert proc.returncode == 0, proc.stderr
     [run] = Store(results).runs()
-    source = run["extra"]["data_source"]
+    source = run.extra["data_source"]
     assert source["kind"] == "hub" and source["repo"] == "tinyBenchmarks/tinyGSM8k" and source["revision"] == hub.gsm
     assert source["file"] == "main/test-00000-of-00001.parquet" and len(source["sha256"]) == 64
-    assert run["benchmark_version"] == "1"
-    assert run["official"] and run["n_items"] == 10
+    assert run.benchmark_version == "1"
+    assert run.official and run.n_items == 10
 
 
 def test_a_file_that_differs_from_the_pinned_hash_is_refused(hub, tmp_path):

@@ -129,16 +129,16 @@ def test_kill9_mid_run_then_resume_scores_every_doc_once(server, tmp_path):
     assert resumed.returncode == 0, resumed.stderr
     store = Store(results)
     [run] = store.runs(benchmark="arc_challenge_chat")
-    assert run["status"] == "finished"
-    rows = store.attempts(run["run_id"])
-    assert len(rows) == 12 and len({r["item_id"] for r in rows}) == 12
+    assert run.status == "finished"
+    rows = store.attempts(run.run_id)
+    assert len(rows) == 12 and len({r.item_id for r in rows}) == 12
     # ignore_eos: every answer runs into the budget, so each one is cut (or has no text at all)
-    assert all(r["tokens_out"] == 160 and r["extra"]["finish_reason"] == "length" for r in rows)
-    assert all(r["status"] in ("truncated", "unanswered") for r in rows)
-    scores = {s.metric: s.value for s in store.scores(run["run_id"]) if s.scope == "overall"}
+    assert all(r.tokens_out == 160 and r.extra["finish_reason"] == "length" for r in rows)
+    assert all(r.status in ("truncated", "unanswered") for r in rows)
+    scores = {s.metric: s.value for s in store.scores(run.run_id) if s.scope == "overall"}
     assert scores["n_truncated"] + scores["n_unanswered"] == 12 and scores["n_error"] == 0
-    assert f"resuming run {run['run_id']}" in resumed.stderr
-    rescore = run_cli("chat", "rescore", run["run_id"], "--results", str(results))
+    assert f"resuming run {run.run_id}" in resumed.stderr
+    rescore = run_cli("chat", "rescore", run.run_id, "--results", str(results))
     assert "0 of 12 verdicts changed" in rescore.stdout
 
 
@@ -235,5 +235,5 @@ def test_demo_step(tmp_path, tiny_model):
     ctx = DemoContext(store=Store(tmp_path / "results"), work=tmp_path, site=tmp_path / "site", main=tiny, tiny=tiny)
     demo.run(ctx)
     runs = ctx.store.runs(model="tiny-llama")
-    assert sorted(r["benchmark"] for r in runs) == ["arc_challenge_chat", "mmlu_generative", "tinyGSM8k"]
-    assert all(r["status"] == "finished" for r in runs) and len(ctx.notes) == 3
+    assert sorted(r.benchmark for r in runs) == ["arc_challenge_chat", "mmlu_generative", "tinyGSM8k"]
+    assert all(r.status == "finished" for r in runs) and len(ctx.notes) == 3

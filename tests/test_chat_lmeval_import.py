@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -72,30 +73,30 @@ def test_import_re_extracts_merges_duplicates_and_is_idempotent(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "hellaswag" in proc.stderr and "skipped" in proc.stderr
     store = Store(results)
-    runs = {r["benchmark"]: r for r in store.runs(model="file-a")}
+    runs = {r.benchmark: r for r in store.runs(model="file-a")}
     assert sorted(runs) == ["arc_challenge_chat", "mmlu_generative", "tinyGSM8k"]
-    assert all(r["backend"] == "lm-eval" and not r["official"] and r["status"] == "finished" for r in runs.values())
+    assert all(r.backend == "lm-eval" and not r.official and r.status == "finished" for r in runs.values())
 
-    arc = {a["item_id"]: a for a in store.attempts(runs["arc_challenge_chat"]["run_id"])}
+    arc = {a.item_id: a for a in store.attempts(runs["arc_challenge_chat"].run_id)}
     assert set(arc) == {f"Sample_ARC_00{i}" for i in range(1, 6)}
-    assert (arc["Sample_ARC_001"]["status"], arc["Sample_ARC_001"]["prediction"]) == ("correct", "A")
-    assert arc["Sample_ARC_001"]["extra"]["reasoning"] == "roots drink... the answer is B? no."
-    assert arc["Sample_ARC_002"]["status"] == "wrong"
-    assert arc["Sample_ARC_003"]["status"] == "unanswered"
-    assert arc["Sample_ARC_005"]["status"] == "correct"
+    assert (arc["Sample_ARC_001"].status, arc["Sample_ARC_001"].prediction) == ("correct", "A")
+    assert arc["Sample_ARC_001"].extra["reasoning"] == "roots drink... the answer is B? no."
+    assert arc["Sample_ARC_002"].status == "wrong"
+    assert arc["Sample_ARC_003"].status == "unanswered"
+    assert arc["Sample_ARC_005"].status == "correct"
 
-    gsm = sorted(store.attempts(runs["tinyGSM8k"]["run_id"]), key=lambda a: a["extra"]["index"])
-    assert [a["status"] for a in gsm] == ["correct", "correct", "unanswered", "correct"]
-    assert [a["extra"]["lm_eval"]["copies"] for a in gsm] == [2, 2, 2, 2]
-    assert gsm[3]["extra"]["lm_eval"]["conflict"] is True and gsm[3]["prediction"] == "10"
-    assert runs["tinyGSM8k"]["extra"]["duplicates_merged"] == 4
-    scores = {s.metric: s.value for s in store.scores(runs["tinyGSM8k"]["run_id"]) if s.scope == "overall"}
+    gsm = sorted(store.attempts(runs["tinyGSM8k"].run_id), key=lambda a: a.extra["index"])
+    assert [a.status for a in gsm] == ["correct", "correct", "unanswered", "correct"]
+    assert [a.extra["lm_eval"]["copies"] for a in gsm] == [2, 2, 2, 2]
+    assert gsm[3].extra["lm_eval"]["conflict"] is True and gsm[3].prediction == "10"
+    assert runs["tinyGSM8k"].extra["duplicates_merged"] == 4
+    scores = {s.metric: s.value for s in store.scores(runs["tinyGSM8k"].run_id) if s.scope == "overall"}
     assert scores["accuracy"] == 0.75 and scores["n_unanswered"] == 1
 
-    mmlu = store.attempts(runs["mmlu_generative"]["run_id"])
-    assert sorted(a["category"] for a in mmlu) == ["astronomy", "astronomy", "world_religions"]
-    assert sorted(a["status"] for a in mmlu) == ["correct", "correct", "wrong"]
-    blob = json.dumps(runs["arc_challenge_chat"], default=str)
+    mmlu = store.attempts(runs["mmlu_generative"].run_id)
+    assert sorted(a.category for a in mmlu) == ["astronomy", "astronomy", "world_religions"]
+    assert sorted(a.status for a in mmlu) == ["correct", "correct", "wrong"]
+    blob = json.dumps(dataclasses.asdict(runs["arc_challenge_chat"]), default=str)
     assert "sk-live-SECRET123" not in blob and "0.4.13" in blob
 
     again = run_cli("chat", "import-lm-eval", str(folder), "--name", "file-a", "--results", str(results))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from evaluators.core.stats import mcnemar_exact
-from evaluators.store.records import ScoreRow
+from evaluators.store.records import AttemptRow, RunRow, ScoreRow
 from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 from tests.mock_openai import MockOpenAI, ModelSpec, Reply, Rule
@@ -41,11 +41,11 @@ def cli_inprocess(capsys, *args: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
-def attempts_by_item(store: Store, run_id: str) -> dict[str, dict]:
-    return {a["item_id"]: a for a in store.attempts(run_id)}
+def attempts_by_item(store: Store, run_id: str) -> dict[str, AttemptRow]:
+    return {a.item_id: a for a in store.attempts(run_id)}
 
 
-def only_run(store: Store, benchmark: str) -> dict:
+def only_run(store: Store, benchmark: str) -> RunRow:
     runs = store.runs(benchmark=benchmark)
     assert len(runs) == 1, runs
     return runs[0]
@@ -73,21 +73,21 @@ def test_run_scores_thinking_outputs_and_keeps_unanswered_apart(tmp_path):
     assert "context 4096 tokens (from /props?model=mock-model (n_ctx))" in proc.stderr
     store = Store(results)
     run = only_run(store, "arc_challenge_chat")
-    assert run["status"] == "finished" and run["evaluator"] == "chat" and not run["official"]
-    rows = attempts_by_item(store, run["run_id"])
+    assert run.status == "finished" and run.evaluator == "chat" and not run.official
+    rows = attempts_by_item(store, run.run_id)
     assert len(rows) == 12
     roots, gravity, renewable = rows["Sample_ARC_001"], rows["Sample_ARC_002"], rows["Sample_ARC_003"]
-    assert (roots["status"], roots["prediction"], roots["reference"]) == ("correct", "A", "A")
-    assert roots["extra"]["reasoning"] == "Plants drink through their roots, so A." and roots["extra"]["raw"] == "The answer is A"
-    assert (gravity["status"], gravity["prediction"]) == ("correct", "C")
-    assert gravity["extra"]["reasoning"] == "friction? no. gravity pulls." and "<think>" in gravity["extra"]["raw"]
-    assert (renewable["status"], renewable["prediction"], renewable["correct"]) == ("unanswered", None, False)
-    assert renewable["extra"]["finish_reason"] == "length"
-    assert rows["Sample_ARC_005"]["status"] == "wrong" and rows["Sample_ARC_005"]["prediction"] == "B"
-    assert rows["Sample_ARC_006"]["status"] == "correct"
-    assert all(r["extra"]["server_fingerprint"] == run["extra"]["server_fingerprint"] for r in rows.values())
-    scores = scores_of(store, run["run_id"])
-    n_correct = sum(r["status"] == "correct" for r in rows.values())
+    assert (roots.status, roots.prediction, roots.reference) == ("correct", "A", "A")
+    assert roots.extra["reasoning"] == "Plants drink through their roots, so A." and roots.extra["raw"] == "The answer is A"
+    assert (gravity.status, gravity.prediction) == ("correct", "C")
+    assert gravity.extra["reasoning"] == "friction? no. gravity pulls." and "<think>" in gravity.extra["raw"]
+    assert (renewable.status, renewable.prediction, renewable.correct) == ("unanswered", None, False)
+    assert renewable.extra["finish_reason"] == "length"
+    assert rows["Sample_ARC_005"].status == "wrong" and rows["Sample_ARC_005"].prediction == "B"
+    assert rows["Sample_ARC_006"].status == "correct"
+    assert all(r.extra["server_fingerprint"] == run.extra["server_fingerprint"] for r in rows.values())
+    scores = scores_of(store, run.run_id)
+    n_correct = sum(r.status == "correct" for r in rows.values())
     assert scores["accuracy"].value == pytest.approx(n_correct / 12) and scores["accuracy"].n == 12
     # the budget-exhausted item, and the two 3-option items where D is not an option
     assert scores["n_unanswered"].value == 3 and scores["n_error"].value == 0
@@ -115,16 +115,16 @@ def test_answers_cut_by_the_token_budget_are_truncated_and_counted_apart(tmp_pat
     assert "2 truncated" in proc.stdout
     store = Store(results)
     run = only_run(store, "arc_challenge_chat")
-    rows = attempts_by_item(store, run["run_id"])
+    rows = attempts_by_item(store, run.run_id)
     roots, gravity, renewable = rows["Sample_ARC_001"], rows["Sample_ARC_002"], rows["Sample_ARC_003"]
-    assert (roots["status"], roots["prediction"], roots["correct"], roots["score"]) == ("truncated", "A", False, 0.0)
-    assert (gravity["status"], gravity["prediction"]) == ("truncated", "C")
-    assert renewable["status"] == "unanswered"  # the budget went to thinking: no content at all
-    scores = scores_of(store, run["run_id"])
+    assert (roots.status, roots.prediction, roots.correct, roots.score) == ("truncated", "A", False, 0.0)
+    assert (gravity.status, gravity.prediction) == ("truncated", "C")
+    assert renewable.status == "unanswered"  # the budget went to thinking: no content at all
+    scores = scores_of(store, run.run_id)
     assert scores["n_truncated"].value == 2 and scores["n_unanswered"].value == 3
     assert scores["accuracy"].n == 12 and scores["accuracy"].value == pytest.approx(
-        sum(r["status"] == "correct" for r in rows.values()) / 12)
-    code, out, _ = cli_inprocess(capsys, "chat", "rescore", run["run_id"], "--results", str(results))
+        sum(r.status == "correct" for r in rows.values()) / 12)
+    code, out, _ = cli_inprocess(capsys, "chat", "rescore", run.run_id, "--results", str(results))
     assert code == 0 and "0 of 12 verdicts changed" in out  # the rule survives re-extraction
     report = run_cli("report", "--model", "m1", "--results", str(results))
     assert report.returncode == 0 and "truncated 2" in report.stdout, report.stdout
@@ -149,16 +149,16 @@ def test_mmlu_and_gsm8k_budgets_categories_and_extra_body(tmp_path):
     assert {b["max_tokens"] for b in bodies if "letter" in b["messages"][0]["content"]} == {2048}
     assert all(b["chat_template_kwargs"] == {"enable_thinking": False} for b in bodies)
     store = Store(results)
-    gsm = attempts_by_item(store, only_run(store, "tinyGSM8k")["run_id"])
-    by_question = {a["extra"]["messages"][-1]["content"][:20]: a for a in gsm.values()}
-    assert by_question["Mia buys 3 notebooks"]["status"] == "correct"
-    assert by_question["A bus carries 48 pas"]["status"] == "correct"
-    assert by_question["The temperature was "]["status"] == "correct"
-    assert by_question["Tom reads 25 pages a"]["status"] == "unanswered"  # "The answer is A": no number
+    gsm = attempts_by_item(store, only_run(store, "tinyGSM8k").run_id)
+    by_question = {a.extra["messages"][-1]["content"][:20]: a for a in gsm.values()}
+    assert by_question["Mia buys 3 notebooks"].status == "correct"
+    assert by_question["A bus carries 48 pas"].status == "correct"
+    assert by_question["The temperature was "].status == "correct"
+    assert by_question["Tom reads 25 pages a"].status == "unanswered"  # "The answer is A": no number
     mmlu_run = only_run(store, "mmlu_generative")
-    geo = scores_of(store, mmlu_run["run_id"], "category", "high_school_geography")
+    geo = scores_of(store, mmlu_run.run_id, "category", "high_school_geography")
     assert geo["accuracy"].n == 2 and geo["accuracy"].value == 0.5
-    assert mmlu_run["config"]["signature"]["scoring"]["max_tokens"] == 2048
+    assert mmlu_run.config["signature"]["scoring"]["max_tokens"] == 2048
 
 
 def test_fold_system_is_automatic_without_a_system_role_and_can_be_forced(tmp_path):
@@ -181,16 +181,16 @@ def test_infrastructure_errors_are_never_wrong_and_resume_retries_only_them(tmp_
     assert proc.returncode == 3 and "--resume" in proc.stderr
     store = Store(results)
     run = only_run(store, "arc_challenge_chat")
-    assert run["status"] == "failed" and "2 item(s) ended in infrastructure errors" in run["error"]
-    rows = attempts_by_item(store, run["run_id"])
-    errors = {k for k, r in rows.items() if r["status"] == "error"}
+    assert run.status == "failed" and "2 item(s) ended in infrastructure errors" in run.error
+    rows = attempts_by_item(store, run.run_id)
+    errors = {k for k, r in rows.items() if r.status == "error"}
     assert errors == {"Sample_ARC_009", "Sample_ARC_010"}
-    assert all(rows[k]["correct"] is None and rows[k]["score"] is None and rows[k]["prediction"] is None for k in errors)
-    assert "HTTP 500: out of memory (after 2 attempts)" in rows["Sample_ARC_009"]["extra"]["error"]
-    scores = scores_of(store, run["run_id"])
+    assert all(rows[k].correct is None and rows[k].score is None and rows[k].prediction is None for k in errors)
+    assert "HTTP 500: out of memory (after 2 attempts)" in rows["Sample_ARC_009"].extra["error"]
+    scores = scores_of(store, run.run_id)
     assert scores["n_error"].value == 2 and scores["accuracy"].n == 10
     assert scores["accuracy"].extra["reportable"] is False
-    before = {k: (r["status"], r["prediction"]) for k, r in rows.items() if k not in errors}
+    before = {k: (r.status, r.prediction) for k, r in rows.items() if k not in errors}
 
     with MockOpenAI(rules=ARC_RULES, default="The answer is C") as mock:
         proc = chat_run(mock.base_url, results, "--resume")
@@ -198,12 +198,12 @@ def test_infrastructure_errors_are_never_wrong_and_resume_retries_only_them(tmp_
     assert proc.returncode == 0, proc.stderr
     assert len(asked) == 2 and all(("puddle" in q) or ("mammal" in q) for q in asked)
     run = only_run(store, "arc_challenge_chat")
-    assert run["status"] == "finished" and run["error"] is None
-    rows = attempts_by_item(store, run["run_id"])
+    assert run.status == "finished" and run.error is None
+    rows = attempts_by_item(store, run.run_id)
     assert len(rows) == 12 and store.query("SELECT count(*) FROM attempts").rows[0][0] == 12
-    assert rows["Sample_ARC_009"]["status"] == "correct" and rows["Sample_ARC_010"]["status"] == "correct"
-    assert {k: (r["status"], r["prediction"]) for k, r in rows.items() if k not in errors} == before
-    assert scores_of(store, run["run_id"])["n_error"].value == 0
+    assert rows["Sample_ARC_009"].status == "correct" and rows["Sample_ARC_010"].status == "correct"
+    assert {k: (r.status, r.prediction) for k, r in rows.items() if k not in errors} == before
+    assert scores_of(store, run.run_id)["n_error"].value == 0
 
 
 @pytest.mark.slow
@@ -223,19 +223,19 @@ def test_server_going_away_mid_run_stops_fast_and_resume_completes(tmp_path):
     assert "requests in a row failed" in err and "finished items are kept" in err
     store = Store(results)
     run = only_run(store, "arc_challenge_chat")
-    assert run["status"] == "failed"
-    done = attempts_by_item(store, run["run_id"])
-    assert 3 <= len(done) < 12 and all(r["status"] in ("correct", "wrong", "error") for r in done.values())
-    assert not any(r["status"] == "wrong" and r["prediction"] is None for r in done.values())
-    answered = {k for k, r in done.items() if r["status"] != "error"}
+    assert run.status == "failed"
+    done = attempts_by_item(store, run.run_id)
+    assert 3 <= len(done) < 12 and all(r.status in ("correct", "wrong", "error") for r in done.values())
+    assert not any(r.status == "wrong" and r.prediction is None for r in done.values())
+    answered = {k for k, r in done.items() if r.status != "error"}
 
     with MockOpenAI(default="The answer is A") as again:
         proc2 = chat_run(again.base_url, results, "--resume")
         asked = len(again.generation_requests())
     assert proc2.returncode == 0, proc2.stderr
     assert asked == 12 - len(answered)
-    rows = attempts_by_item(store, only_run(store, "arc_challenge_chat")["run_id"])
-    assert len(rows) == 12 and all(r["status"] != "error" for r in rows.values())
+    rows = attempts_by_item(store, only_run(store, "arc_challenge_chat").run_id)
+    assert len(rows) == 12 and all(r.status != "error" for r in rows.values())
 
 
 def test_unreachable_server_and_bad_input_write_nothing(tmp_path, capsys):
@@ -282,9 +282,9 @@ def test_router_mode_model_choice(tmp_path):
         assert [r.body["model"] for r in mock.generation_requests()] == ["org/voiced-B:Q4", "org/base-A:Q4"]
     store = Store(tmp_path / "r")
     run = store.runs(model="file-a")[0]
-    assert run["extra"]["server"]["mode"] == "router" and run["artifact"]["source"] == "org/base-A:Q4"
+    assert run.extra["server"]["mode"] == "router" and run.artifact["source"] == "org/base-A:Q4"
     config = store.query("SELECT config FROM server_configs WHERE fingerprint = ?",
-                         [run["extra"]["server_fingerprint"]]).dicts()[0]["config"]
+                         [run.extra["server_fingerprint"]]).dicts()[0]["config"]
     assert json.loads(config)["args"] == ["llama-server", "-c", "16384", "-np", "2"]
 
 
@@ -297,16 +297,16 @@ def test_resume_after_an_outage_skips_tasks_that_already_finished(tmp_path):
         assert chat_run(mock.base_url, results, task="arc,gsm8k").returncode == 3
     store = Store(results)
     arc = only_run(store, "arc_challenge_chat")
-    assert arc["status"] == "finished" and only_run(store, "tinyGSM8k")["status"] == "failed"
+    assert arc.status == "finished" and only_run(store, "tinyGSM8k").status == "failed"
     with MockOpenAI(default="The answer is A\n#### 3") as mock:
         proc = chat_run(mock.base_url, results, "--resume", task="all")
         asked = [r.body["messages"][-1]["content"] for r in mock.generation_requests()]
     assert proc.returncode == 0, proc.stderr
     assert f"arc: {arc['run_id']} finished" in proc.stdout and "already finished" in proc.stderr
-    assert only_run(store, "arc_challenge_chat")["run_id"] == arc["run_id"]  # no second ARC run
-    arc_questions = {a["extra"]["messages"][-1]["content"] for a in store.attempts(arc["run_id"])}
+    assert only_run(store, "arc_challenge_chat").run_id == arc.run_id  # no second ARC run
+    arc_questions = {a.extra["messages"][-1]["content"] for a in store.attempts(arc.run_id)}
     assert not arc_questions & set(asked)
-    assert only_run(store, "tinyGSM8k")["status"] == "finished" and only_run(store, "mmlu_generative")
+    assert only_run(store, "tinyGSM8k").status == "finished" and only_run(store, "mmlu_generative")
     # Another configuration is not "the same task finished": it is refused as before, never skipped.
     with MockOpenAI(default="The answer is A") as mock:
         proc = chat_run(mock.base_url, results, "--resume", "--max-tokens", "99")
@@ -325,8 +325,8 @@ def test_rescore_reproduces_verdicts_and_repairs_stale_ones(tmp_path, capsys):
     with MockOpenAI(rules=ARC_RULES, default="The answer is D") as mock:
         assert chat_run(mock.base_url, results).returncode == 0
     store = Store(results)
-    run_id = only_run(store, "arc_challenge_chat")["run_id"]
-    original = {k: (r["status"], r["prediction"]) for k, r in attempts_by_item(store, run_id).items()}
+    run_id = only_run(store, "arc_challenge_chat").run_id
+    original = {k: (r.status, r.prediction) for k, r in attempts_by_item(store, run_id).items()}
     original_scores = {(s.scope, s.key, s.metric): s.value for s in store.scores(run_id)}
     code, out, _ = cli_inprocess(capsys, "chat", "rescore", run_id, "--results", str(results))
     assert code == 0 and "0 of 12 verdicts changed" in out
@@ -335,11 +335,11 @@ def test_rescore_reproduces_verdicts_and_repairs_stale_ones(tmp_path, capsys):
                     "WHERE item_id IN ('Sample_ARC_001', 'Sample_ARC_003')")
     code, out, _ = cli_inprocess(capsys, "chat", "rescore", run_id, "--results", str(results), "--dry-run")
     assert code == 0 and "2 of 12 verdicts would change" in out
-    assert attempts_by_item(store, run_id)["Sample_ARC_001"]["status"] == "wrong"
+    assert attempts_by_item(store, run_id)["Sample_ARC_001"].status == "wrong"
     proc = run_cli("chat", "rescore", run_id, "--results", str(results))
     assert proc.returncode == 0 and "2 of 12 verdicts changed" in proc.stdout
     assert "Sample_ARC_003: wrong 'B' -> unanswered None" in proc.stdout
-    assert {k: (r["status"], r["prediction"]) for k, r in attempts_by_item(store, run_id).items()} == original
+    assert {k: (r.status, r.prediction) for k, r in attempts_by_item(store, run_id).items()} == original
     assert {(s.scope, s.key, s.metric): s.value for s in store.scores(run_id)} == original_scores
     assert cli_inprocess(capsys, "chat", "rescore", "nope", "--results", str(results))[0] == 2
 
@@ -361,9 +361,9 @@ def test_compare_two_models(tmp_path, capsys):
     store = Store(results)
     a = attempts_by_item(store, task["run_a"])
     b = attempts_by_item(store, task["run_b"])
-    only_a = sum(a[i]["status"] == "correct" and b[i]["status"] != "correct" for i in a)
-    only_b = sum(b[i]["status"] == "correct" and a[i]["status"] != "correct" for i in a)
-    assert task["n"] == 12 and task["b"]["n_correct"] == sum(r["status"] == "correct" for r in b.values())
+    only_a = sum(a[i].status == "correct" and b[i].status != "correct" for i in a)
+    only_b = sum(b[i].status == "correct" and a[i].status != "correct" for i in a)
+    assert task["n"] == 12 and task["b"]["n_correct"] == sum(r.status == "correct" for r in b.values())
     assert task["discordant"] == {"a_only_correct": only_a, "b_only_correct": only_b}
     assert task["mcnemar_p"] == pytest.approx(mcnemar_exact(only_a, only_b))
     assert task["b"]["n_unanswered"] == 1 and len(task["flips"]) == only_a + only_b
@@ -392,13 +392,13 @@ def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
         assert proc.returncode == 128 + signal.SIGTERM, err
         store = Store(results)
         run = only_run(store, "arc_challenge_chat")
-        assert run["status"] == "interrupted"
-        n_done = len(store.attempts(run["run_id"]))
+        assert run.status == "interrupted"
+        n_done = len(store.attempts(run.run_id))
         assert 3 <= n_done < 12
         mock.requests.clear()
         assert chat_run(mock.base_url, results, "--resume").returncode == 0
         assert len(mock.generation_requests()) == 12 - n_done
-    assert len(store.attempts(run["run_id"])) == 12
+    assert len(store.attempts(run.run_id)) == 12
 
 
 def _journal_lines(results: Path) -> int:

@@ -44,16 +44,16 @@ def on_the_demo(test):
 def test_demo_runs_a_real_model_through_every_evaluator(demo):
     store = Store(demo["results"])
     # The real model's rows: loglik (transformers on the float32 copy), chat and modes (llama.cpp on the GGUF).
-    real = {row["evaluator"] for row in store.runs(model=REAL, status="finished")}
+    real = {row.evaluator for row in store.runs(model=REAL, status="finished")}
     assert real == {"loglik", "chat", "modes"}
-    chat = [a for run in store.runs(model=REAL, evaluator="chat") for a in store.attempts(run["run_id"])]
-    raw = [a["extra"]["raw"] for a in chat if a["status"] != "error"]
+    chat = [a for run in store.runs(model=REAL, evaluator="chat") for a in store.attempts(run.run_id)]
+    raw = [a.extra["raw"] for a in chat if a.status != "error"]
     assert len(raw) == 30 and sum(bool(re.search(r"\b(the|is|of|a)\b", text, re.I)) for text in raw) >= 10
-    assert {a["status"] for a in chat} <= {"correct", "wrong", "unanswered", "truncated"}
-    assert any(a["prediction"] is not None for a in chat)  # real extraction of real answers
-    assert {row["evaluator"] for row in store.runs(model="tiny-llama")} == {"loglik", "agent"}
+    assert {a.status for a in chat} <= {"correct", "wrong", "unanswered", "truncated"}
+    assert any(a.prediction is not None for a in chat)  # real extraction of real answers
+    assert {row.evaluator for row in store.runs(model="tiny-llama")} == {"loglik", "agent"}
     reference = store.runs(model="reference-solution")
-    assert len(reference) == 1 and reference[0]["extra"][RunKey.REFERENCE_RUN]
+    assert len(reference) == 1 and reference[0].extra[RunKey.REFERENCE_RUN]
     # The stage times are printed, and where the site is.
     assert "stage times" in demo["stdout"] and "models: the tiny model and SmolLM2-135M-Instruct" in demo["stdout"]
     assert str(demo["site"]) in demo["stdout"]

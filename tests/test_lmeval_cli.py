@@ -55,18 +55,18 @@ def test_arc_easy_on_a_gguf_file_lands_in_lm_evals_folder_the_store_and_the_site
 
     store = Store(results)
     [row] = store.runs(model="N")
-    assert (row["benchmark"], row["evaluator"], row["benchmark_version"], row["backend"]) == \
+    assert (row.benchmark, row.evaluator, row.benchmark_version, row.backend) == \
         ("arc_easy", "loglik", "lm-eval 1.0", "gguf")
-    signature = row["config"]["signature"]
+    signature = row.config["signature"]
     assert signature["scoring"]["task"] == "arc_easy" and signature["scoring"]["task_version"] == 1.0
-    scores = {s.metric: s.value for s in store.scores(row["run_id"])}
+    scores = {s.metric: s.value for s in store.scores(row.run_id)}
     assert scores["acc"] == pytest.approx(printed["acc,none"]) and scores["acc_norm"] == \
         pytest.approx(printed["acc_norm,none"])
-    choices = choice_rows(store, row["run_id"])
+    choices = choice_rows(store, row.run_id)
     assert len(choices) == 48 and all(n >= 1 for *_, n in choices)
     by_doc = {str(s["doc"]["id"]): [float(r[0][0]) for r in s["resps"]] for s in samples}
     assert all(by_doc[item][idx] == pytest.approx(lp, abs=1e-9) for item, idx, lp, _ in choices)
-    attempts = store.query("SELECT item_id, correct FROM attempts WHERE run_id = ?", [row["run_id"]]).rows
+    attempts = store.query("SELECT item_id, correct FROM attempts WHERE run_id = ?", [row.run_id]).rows
     assert {i: bool(c) for i, c in attempts} == {str(s["doc"]["id"]): bool(s["acc"]) for s in samples}
 
     again = run(results, "--tasks", "arc_easy", "--backend", "gguf", "--model", tiny_model["gguf"], "--name", "N",
@@ -95,13 +95,13 @@ def test_every_kind_of_lm_eval_task_is_stored_with_our_token_counts(tiny_model, 
     assert sorted(r["task"] for r in out["runs"]) == ["lambada_openai", "wikitext", "winogrande"]
     assert out["official_reasons"] == ["--limit 4", "--num_fewshot 1 (the task's own few-shot setting overridden)"]
     store = Store(results)
-    runs = {r["benchmark"]: r for r in store.runs(model="t")}
-    assert all(not r["official"] for r in runs.values())
+    runs = {r.benchmark: r for r in store.runs(model="t")}
+    assert all(not r.official for r in runs.values())
 
     # winogrande: one continuation after two contexts; the reference is the context lm-eval counted right
     wino = store.query("SELECT a.item_id, a.correct, a.prediction, a.reference, c.idx, c.extra FROM attempts a "
                        "JOIN choices c USING (run_id, item_id) WHERE run_id = ? ORDER BY a.item_id, c.idx",
-                       [runs["winogrande"]["run_id"]]).rows
+                       [runs["winogrande"].run_id]).rows
     assert len(wino) == 8
     for _item, correct, prediction, reference, _idx, extra in wino:
         assert (prediction == reference) == bool(correct)
@@ -109,19 +109,19 @@ def test_every_kind_of_lm_eval_task_is_stored_with_our_token_counts(tiny_model, 
 
     # lambada: lm-eval's acc is whether the target was the greedy continuation
     lam = store.query("SELECT a.correct, c.extra FROM attempts a JOIN choices c USING (run_id, item_id) "
-                      "WHERE run_id = ?", [runs["lambada_openai"]["run_id"]]).rows
+                      "WHERE run_id = ?", [runs["lambada_openai"].run_id]).rows
     assert all(bool(c) == json.loads(e)["is_greedy"] for c, e in lam)
 
     # wikitext: one rolling document per attempt, scored in windows of the 64-token context, every token counted
     [samples_file] = Path(out["output_path"]).rglob("samples_wikitext_*.jsonl")
     docs = {str(json.loads(line)["doc_id"]): json.loads(line) for line in samples_file.read_text().splitlines()}
     rows = store.query("SELECT a.item_id, a.score, c.logprob_sum, c.n_tokens FROM attempts a JOIN choices c "
-                       "USING (run_id, item_id) WHERE run_id = ?", [runs["wikitext"]["run_id"]]).rows
+                       "USING (run_id, item_id) WHERE run_id = ?", [runs["wikitext"].run_id]).rows
     assert len(rows) == 4
     for item_id, score, logprob, n_tokens in rows:
         assert score == logprob == pytest.approx(float(docs[item_id]["resps"][0][0]))
         assert n_tokens > 64  # longer than one window
-    scores = {s.metric for s in store.scores(runs["wikitext"]["run_id"])}
+    scores = {s.metric for s in store.scores(runs["wikitext"].run_id)}
     assert {"word_perplexity", "byte_perplexity", "bits_per_byte"} <= scores
 
 
@@ -174,11 +174,11 @@ def test_a_run_killed_mid_way_resumes_to_the_numbers_of_an_uninterrupted_one(tin
     assert answered >= 3 and not journal.exists()
     a, b = Store(killed), Store(whole)
     for task in ("arc_easy", "wikitext"):
-        [ra] = [r for r in a.runs(model="t") if r["benchmark"] == task]
-        [rb] = [r for r in b.runs(model="t") if r["benchmark"] == task]
+        [ra] = [r for r in a.runs(model="t") if r.benchmark == task]
+        [rb] = [r for r in b.runs(model="t") if r.benchmark == task]
         # llama.cpp's server reproduces a log-prob to ~1e-6 relative, not to the bit, across request histories
-        rows_a, rows_b = choice_rows(a, ra["run_id"]), choice_rows(b, rb["run_id"])
+        rows_a, rows_b = choice_rows(a, ra.run_id), choice_rows(b, rb.run_id)
         assert [(i, k, n) for i, k, _, n in rows_a] == [(i, k, n) for i, k, _, n in rows_b]
         assert [lp for _, _, lp, _ in rows_a] == pytest.approx([lp for _, _, lp, _ in rows_b], rel=1e-6)
         verdicts = "SELECT item_id, correct, prediction FROM attempts WHERE run_id = ? ORDER BY item_id"
-        assert a.query(verdicts, [ra["run_id"]]).rows == b.query(verdicts, [rb["run_id"]]).rows
+        assert a.query(verdicts, [ra.run_id]).rows == b.query(verdicts, [rb.run_id]).rows

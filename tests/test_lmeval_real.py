@@ -102,7 +102,7 @@ def test_lm_eval_through_the_shim_gets_our_server_log_likelihoods(real_model, tm
     imported = run_cli("loglik", "import-lm-eval", str(out), "--name", "smol-lm-eval", "--results", str(results))
     assert imported.returncode == 0, imported.stderr
     [run] = store.runs(model="smol-lm-eval")
-    scores = {s.metric: s.value for s in store.scores(run["run_id"]) if s.scope == "overall"}
+    scores = {s.metric: s.value for s in store.scores(run.run_id) if s.scope == "overall"}
     assert scores["acc"] == pytest.approx(printed["acc,none"])
     assert scores["acc_chars"] == pytest.approx(printed["acc_norm,none"])
     assert "acc_norm" not in scores

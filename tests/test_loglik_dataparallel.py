@@ -71,11 +71,11 @@ def test_two_processes_give_the_single_process_report_and_one_run(tiny_model, tm
 
     store = Store(tmp_path / "r2")
     runs = store.runs()
-    assert len(runs) == 1 and runs[0]["status"] == "finished"
+    assert len(runs) == 1 and runs[0].status == "finished"
     assert store.query("SELECT count(*), count(DISTINCT item_id) FROM attempts").rows == [(21, 21)]
     by_rank = scored_by_rank(store)
     assert set(by_rank) == {0, 1} and all(by_rank.values()) and not by_rank[0] & by_rank[1]
-    shards = runs[0]["extra"]["timing"]["shards"]
+    shards = runs[0].extra["timing"]["shards"]
     assert [s["rank"] for s in shards] == [0, 1] and {s["device"] for s in shards} == {"cpu"}
     assert [set(s["items"]) for s in shards] == [by_rank[0], by_rank[1]]
     assert two["config"]["scorer"]["data_parallel"]["world_size"] == 2
@@ -131,7 +131,7 @@ def test_a_dead_rank_fails_the_run_and_resume_completes_it(tiny_model, tmp_path)
     assert re.search(rf"exitcode\s*:\s*-9 \(pid: {killed}\)", log), log[-3000:]
     store = Store(results)
     (run,) = store.runs()
-    assert run["status"] == "failed" and ("launcher" in run["error"] or "lost contact" in run["error"]), run
+    assert run.status == "failed" and ("launcher" in run.error or "lost contact" in run.error), run
     done = store.query("SELECT count(*) FROM attempts").rows[0][0]
     assert 30 <= done < 120
 
@@ -139,7 +139,7 @@ def test_a_dead_rank_fails_the_run_and_resume_completes_it(tiny_model, tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "resuming run" in proc.stderr
     (run,) = store.runs()
-    assert run["status"] == "finished"
+    assert run.status == "finished"
     assert store.query("SELECT count(*), count(DISTINCT item_id) FROM attempts").rows == [(120, 120)]
     assert set(scored_by_rank(store)) == {0, 1}
     reference = run_cli(*common[:-1], "ref", "--threads", "1", "--results", str(tmp_path / "r-ref"),

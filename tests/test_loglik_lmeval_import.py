@@ -74,17 +74,17 @@ def test_a_multiple_choice_run_keeps_lm_evals_log_likelihoods_and_accuracies(tmp
     assert "arc_easy" in proc.stdout and "acc 0.500" in proc.stdout and "lm-eval acc_norm (chars) 0.750" in proc.stdout
     store = Store(results)
     [run] = store.runs(model="m")
-    assert (run["evaluator"], run["benchmark"], run["backend"], run["official"]) == ("loglik", "arc_easy", "lm-eval",
+    assert (run.evaluator, run.benchmark, run.backend, run.official) == ("loglik", "arc_easy", "lm-eval",
                                                                                     False)
     assert "sk-live-SECRET456" not in json.dumps(run, default=str)
-    attempts = {a["item_id"]: a for a in store.attempts(run["run_id"])}
+    attempts = {a.item_id: a for a in store.attempts(run.run_id)}
     assert sorted(attempts) == ["q0", "q1", "q2", "q3"]
-    assert [attempts[f"q{i}"]["prediction"] for i in range(4)] == ["0", "0", "1", "0"]  # ties go to the first
-    assert [attempts[f"q{i}"]["extra"]["prediction_acc_chars"] for i in range(4)] == [0, 0, 0, 0]
+    assert [attempts[f"q{i}"].prediction for i in range(4)] == ["0", "0", "1", "0"]  # ties go to the first
+    assert [attempts[f"q{i}"].extra["prediction_acc_chars"] for i in range(4)] == [0, 0, 0, 0]
     choices = store.query("SELECT item_id, idx, logprob_sum, n_tokens, mean_logprob FROM choices WHERE run_id = ? "
-                          "ORDER BY item_id, idx", [run["run_id"]]).rows
+                          "ORDER BY item_id, idx", [run.run_id]).rows
     assert choices[:2] == [("q0", 0, -2.0, None, None), ("q0", 1, -5.0, None, None)]
-    scores = {s.metric: s.value for s in store.scores(run["run_id"]) if s.scope == "overall"}
+    scores = {s.metric: s.value for s in store.scores(run.run_id) if s.scope == "overall"}
     assert scores["acc"] == 0.5 and scores["acc_chars"] == 0.75 and "acc_norm" not in scores
 
     again = run_cli("loglik", "import-lm-eval", str(folder), "--name", "m", "--results", str(results))
@@ -109,5 +109,5 @@ def test_a_mixed_folder_imports_each_kind_with_its_command(tmp_path):
     loglik = run_cli("loglik", "import-lm-eval", str(folder), "--name", "m", "--results", str(results))
     assert loglik.returncode == 0, loglik.stderr
     assert "bananabench chat import-lm-eval" in loglik.stderr
-    runs = {r["benchmark"]: r["evaluator"] for r in Store(results).runs(model="m")}
+    runs = {r.benchmark: r.evaluator for r in Store(results).runs(model="m")}
     assert runs == {"arc_challenge_chat": "chat", "mmlu_generative": "chat", "tinyGSM8k": "chat", "arc_easy": "loglik"}

@@ -88,12 +88,12 @@ def test_base_bench_sample_run(tiny_model, tmp_path, hf):
 
     store = Store(results)
     run = store.runs()[0]
-    assert (run["benchmark"], run["status"], run["official"], run["model_name"]) == ("base-bench", "finished", False, "tiny")
+    assert (run.benchmark, run.status, run.official, run.model_name) == ("base-bench", "finished", False, "tiny")
     assert store.query("SELECT policy, headline_metric FROM benchmarks WHERE benchmark = 'base-bench'").rows == [
         ("ids-only", "elo")]
     assert store.query("SELECT count(*), count(DISTINCT item_id) FROM attempts").rows == [(21, 21)]
     assert store.query("SELECT count(*) FROM choices").rows == [(84,)]
-    scores = {(s.scope, s.key, s.metric): s for s in store.scores(run["run_id"])}
+    scores = {(s.scope, s.key, s.metric): s for s in store.scores(run.run_id)}
     elo = scores[("overall", "", "elo")]
     assert elo.value == pytest.approx(rep["overall_elo"]) and elo.extra["ci_method"].startswith("wald")
     assert ("category", "quantitative", "elo") in scores and ("overall", "", "weighted_accuracy") in scores
@@ -148,7 +148,7 @@ def test_kill_minus_9_then_resume_equals_uninterrupted(tiny_model, tmp_path):
     resumed = load_report(out)
     assert stable(resumed) == stable(reference)
     store = Store(results)
-    assert len(store.runs()) == 1 and store.runs()[0]["status"] == "finished"
+    assert len(store.runs()) == 1 and store.runs()[0].status == "finished"
     assert store.query("SELECT count(*), count(DISTINCT item_id) FROM attempts").rows == [(N_BIG, N_BIG)]
     assert store.query("SELECT count(*) FROM choices").rows == [(4 * N_BIG,)]
     lines = (out / "partial_results.jsonl").read_text().splitlines()
@@ -213,10 +213,10 @@ def test_base_evals_rejects_ambiguous_and_overlength(tiny_model, tmp_path, hf):
     assert load_report(out)["splits"]["tiny_custom"]["acc_norm"] == split["acc_norm"]
     store = Store(results)
     run = store.runs()[0]
-    assert (run["benchmark"], run["split"], run["official"]) == ("base-evals", "tiny_custom", False)
+    assert (run.benchmark, run.split, run.official) == ("base-evals", "tiny_custom", False)
     statuses = dict(store.query("SELECT item_id, status FROM attempts").rows)
     assert statuses == {"ok-1": "ok", "ok-2": "ok", "glued": "rejected", "long": "rejected"}
-    scores = {(s.scope, s.key, s.metric): s.value for s in store.scores(run["run_id"])}
+    scores = {(s.scope, s.key, s.metric): s.value for s in store.scores(run.run_id)}
     assert scores[("overall", "", "n_rejected")] == 2 and scores[("split", "tiny_custom", "acc_norm")] == split["acc_norm"]
     assert scores[("overall", "", "acc_chars")] == split["acc_chars"] == sum(i["correct_acc_chars"] for i in scored) / 2
     assert store.query("SELECT headline_metric, policy FROM benchmarks WHERE benchmark = 'base-evals'").rows == [
@@ -296,7 +296,7 @@ def test_two_runs_share_one_results_directory(tiny_model, tmp_path):
         _out, err = job.communicate(timeout=600)
         assert job.returncode == 0, err
     store = Store(results)
-    runs = {(r["benchmark"], r["split"]): r["status"] for r in store.runs()}
+    runs = {(r.benchmark, r.split): r.status for r in store.runs()}
     assert runs == {("base-bench", None): "finished", ("base-evals", "tiny_hellaswag"): "finished",
                     ("base-evals", "tiny_truthfulqa"): "finished"}
     assert store.query("SELECT count(*) FROM attempts").rows == [(21 + 3 + 3,)]

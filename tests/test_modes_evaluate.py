@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from evaluators.store.records import RunRow
 from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 from tests.helpers.modes_check import check_run, read_jsonl, split_generated, write_jsonl
@@ -28,7 +29,7 @@ def walkthrough(tmp_path_factory) -> Path:
     return directory
 
 
-def _only_run(results: Path) -> dict:
+def _only_run(results: Path) -> RunRow:
     runs = Store(results).runs()
     assert len(runs) == 1
     return runs[0]
@@ -41,10 +42,10 @@ def test_walkthrough_evaluated_and_ingested(walkthrough, results, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "20 attempts stored" in proc.stdout
     run = _only_run(results)
-    assert run["status"] == "finished" and run["evaluator"] == "modes" and run["model_name"] == "recorded-walkthrough"
+    assert run.status == "finished" and run.evaluator == "modes" and run.model_name == "recorded-walkthrough"
     # A custom task set reads as its file's stem; its hash stays in dataset_sha256 (and the signature).
-    assert not run["official"] and run["split"] == "responses" and len(run["dataset_sha256"]) == 64
-    checked = check_run(results, run["run_id"], [walkthrough / "responses.jsonl"],
+    assert not run.official and run.split == "responses" and len(run.dataset_sha256) == 64
+    checked = check_run(results, run.run_id, [walkthrough / "responses.jsonl"],
                         json.loads((walkthrough / "run.json").read_text()), tmp_path / "ref")
     assert checked["attempts"] == 20
     # modebench's own CLI receipt (what a user of modebench would see) equals what the store holds.
@@ -54,7 +55,7 @@ def test_walkthrough_evaluated_and_ingested(walkthrough, results, tmp_path):
                    check=True, capture_output=True)
     expected = json.loads((walkthrough / "expected.json").read_text())
     store = Store(results)
-    scores = {(s.key, s.metric): s for s in store.scores(run["run_id"])}
+    scores = {(s.key, s.metric): s for s in store.scores(run.run_id)}
     for cell in json.loads(own.read_text())["cells"]:
         key = f"level{cell['level']}_{cell['domain']}/k{cell['k']}"
         assert scores[(key, "accuracy")].value == cell["accuracy"] == expected["per_cell"]["accuracy"]
@@ -69,7 +70,7 @@ def test_walkthrough_evaluated_and_ingested(walkthrough, results, tmp_path):
     statuses = store.query("SELECT status, count(*) FROM attempts GROUP BY 1 ORDER BY 1").rows
     assert dict(statuses) == expected["status_counts"]
     # The receipt and its journal travel with the run (paths relative to the results root).
-    unit = run["extra"]["units"][0]
+    unit = run.extra["units"][0]
     assert (results / unit["receipt"]).is_file() and unit["status"] == "completed"
     assert not (results / "modes-staging").exists()
 
@@ -87,11 +88,11 @@ def test_custom_reference_file_per_domain(walkthrough, results, tmp_path, domain
                    "--min-defined-prompts", "2")
     assert proc.returncode == 0, proc.stderr
     run = _only_run(results)
-    checked = check_run(results, run["run_id"], inputs, None, tmp_path / "ref", threshold=2)
+    checked = check_run(results, run.run_id, inputs, None, tmp_path / "ref", threshold=2)
     assert checked["attempts"] == 2 * 3 * 4
-    attempts = Store(results).attempts(run["run_id"])
-    assert sorted({a["attempt"] for a in attempts}) == list(range(1, 13))
-    assert {a["extra"]["group"] for a in attempts} == {1, 2, 3}
+    attempts = Store(results).attempts(run.run_id)
+    assert sorted({a.attempt for a in attempts}) == list(range(1, 13))
+    assert {a.extra["group"] for a in attempts} == {1, 2, 3}
 
 
 def test_generated_file_groups_and_raw_draws(walkthrough, results, tmp_path):
@@ -109,13 +110,13 @@ def test_generated_file_groups_and_raw_draws(walkthrough, results, tmp_path):
     proc = run_cli("modes", "evaluate", str(source), "--run", str(walkthrough / "run.json"), "--results", str(results))
     assert proc.returncode == 0, proc.stderr
     run = _only_run(results)
-    check_run(results, run["run_id"], split_generated(source, tmp_path / "split"),
+    check_run(results, run.run_id, split_generated(source, tmp_path / "split"),
               json.loads((walkthrough / "run.json").read_text()), tmp_path / "ref")
-    attempts = Store(results).attempts(run["run_id"])
+    attempts = Store(results).attempts(run.run_id)
     assert len(attempts) == 40
-    sixth = next(a for a in attempts if a["item_id"] == records[0]["id"] and a["attempt"] == 6)
-    assert sixth["extra"]["group"] == 2 and sixth["extra"]["draw"] == 2 and sixth["extra"]["seed"] == 12
-    assert sixth["extra"]["raw"].startswith("<think>try 1</think>")
+    sixth = next(a for a in attempts if a.item_id == records[0]["id"] and a.attempt == 6)
+    assert sixth.extra["group"] == 2 and sixth.extra["draw"] == 2 and sixth.extra["seed"] == 12
+    assert sixth.extra["raw"].startswith("<think>try 1</think>")
 
 
 def _no_trace(results: Path) -> None:
@@ -170,12 +171,12 @@ def test_unscorable_attempt_fails_evaluation_without_aggregates(walkthrough, res
     assert proc.returncode == 3, proc.stderr
     assert "resource_limit: 1" in proc.stdout
     run = _only_run(results)
-    assert run["status"] == "failed" and "resource_limit" in run["error"]
+    assert run.status == "failed" and "resource_limit" in run.error
     store = Store(results)
-    assert store.scores(run["run_id"]) == []
-    attempts = store.attempts(run["run_id"])
+    assert store.scores(run.run_id) == []
+    attempts = store.attempts(run.run_id)
     assert len(attempts) == 20
-    assert [a["status"] for a in attempts if a["status"] == "resource_limit"] == ["resource_limit"]
+    assert [a.status for a in attempts if a.status == "resource_limit"] == ["resource_limit"]
     assert store.current_runs() == []
 
 
@@ -218,11 +219,11 @@ def test_kill_9_during_grading_then_resume(walkthrough, results, tmp_path):
     resumed = run_cli(*args, "--resume")
     assert resumed.returncode == 0, resumed.stderr
     run = _only_run(results)
-    receipt = json.loads((results / run["extra"]["units"][0]["receipt"]).read_text())
+    receipt = json.loads((results / run.extra["units"][0]["receipt"]).read_text())
     history = receipt["execution"]["history"]
     assert len(history) == 2 and history[1]["resumed_prompts"] >= graded_before - 1
-    check_run(results, run["run_id"], [source], json.loads((walkthrough / "run.json").read_text()), tmp_path / "ref")
-    assert len(Store(results).attempts(run["run_id"])) == len(many) * 4
+    check_run(results, run.run_id, [source], json.loads((walkthrough / "run.json").read_text()), tmp_path / "ref")
+    assert len(Store(results).attempts(run.run_id)) == len(many) * 4
 
 
 def test_frozen_ids_must_belong_to_the_configuration(results, tmp_path):
@@ -243,4 +244,4 @@ def test_custom_tasks_named_by_benchmark_flag(walkthrough, results):
     assert bad.returncode == 2 and "--benchmark '../walk through'" in bad.stderr and not Store(results).runs()
     proc = run_cli(*args, "--benchmark", "walkthrough")
     assert proc.returncode == 0, proc.stderr
-    assert _only_run(results)["split"] == "walkthrough"
+    assert _only_run(results).split == "walkthrough"

@@ -101,17 +101,17 @@ def test_run_against_scripted_server(walkthrough, results, tmp_path):
     assert meta["generation"]["seed"] == 100 and meta["generation"]["failed_draws"] == 0
 
     run = Store(results).runs()[0]
-    assert run["status"] == "finished" and run["model_name"] == "scripted"
-    checked = check_run(results, run["run_id"], split_generated(out, tmp_path / "split"), meta, tmp_path / "ref",
+    assert run.status == "finished" and run.model_name == "scripted"
+    checked = check_run(results, run.run_id, split_generated(out, tmp_path / "split"), meta, tmp_path / "ref",
                         threshold=1)
     for cell in checked["cells"].values():
         assert cell["accuracy"] == 0.75 and cell["pass_at_k"] == 1.0 and cell["distinct_at_k"] == 2.0
         assert cell["pcmd"]["d_mode"] == pytest.approx(1 - (4 * 3 + 2 * 1) / (6 * 5))
-    attempts = Store(results).attempts(run["run_id"])
-    refusal = next(a for a in attempts if a["extra"]["seed"] == 103)
-    assert refusal["status"] == "malformed" and refusal["prediction"] == "I can't help with that."
-    graded = next(a for a in attempts if a["extra"]["seed"] == 100)
-    assert graded["extra"]["raw"].startswith("<think>") and graded["extra"]["reasoning"]
+    attempts = Store(results).attempts(run.run_id)
+    refusal = next(a for a in attempts if a.extra["seed"] == 103)
+    assert refusal.status == "malformed" and refusal.prediction == "I can't help with that."
+    graded = next(a for a in attempts if a.extra["seed"] == 100)
+    assert graded.extra["raw"].startswith("<think>") and graded.extra["reasoning"]
 
 
 @pytest.mark.slow
@@ -243,7 +243,7 @@ def test_run_tiny_model_on_llamacpp(walkthrough, tiny_model, results, tmp_path):
     run = Store(results).runs()[0]
     meta = json.loads(out.with_suffix(".run.json").read_text())
     assert meta["model"]["revision"].startswith("server-config-")
-    checked = check_run(results, run["run_id"], split_generated(out, tmp_path / "split"), meta, tmp_path / "ref")
+    checked = check_run(results, run.run_id, split_generated(out, tmp_path / "split"), meta, tmp_path / "ref")
     assert checked["attempts"] == 20
     assert all(cell["pass_at_k"] == 0.0 for cell in checked["cells"].values())
 

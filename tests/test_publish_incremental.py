@@ -75,12 +75,12 @@ def test_a_human_grade_rewrites_its_models_pages_only(results, tmp_path):
     _publish(results, site)
     store = Store(results)
     run = store.runs(evaluator="agent")[0]
-    model, run_id = run["model_name"], run["run_id"]
+    model, run_id = run.model_name, run.run_id
     before = _stamps(site)
     store.add_grade(model, "coding/two-sum", 1, 4, note="tidy")
     _publish(results, site)
     changed = {p for p, t in _stamps(site).items() if before.get(p) != t}
     task = next(p for p in changed if p.startswith(f"attempts/{run_id}/coding-two-sum"))
     assert "4/5" in (site / task).read_text() and f"runs/{run_id}.html" in changed
-    other_models = {r["run_id"] for r in store.runs() if r["model_name"] != model}
+    other_models = {r.run_id for r in store.runs() if r.model_name != model}
     assert not [p for p in changed for r in other_models if r in p]

@@ -79,10 +79,10 @@ def test_site_shows_the_stored_numbers(real):
     shown = 0
     for run in store.current_runs():
         bench = store.query("SELECT headline_metric, title FROM benchmarks WHERE benchmark = ?",
-                            [run["benchmark"]]).rows[0]
-        headline = [s for s in store.scores(run["run_id"]) if s.scope == "overall" and s.metric == bench[0]]
+                            [run.benchmark]).rows[0]
+        headline = [s for s in store.scores(run.run_id) if s.scope == "overall" and s.metric == bench[0]]
         if headline and headline[0].value is not None:
-            assert f">{fmt.number(bench[0], headline[0].value)}<" in index, (run["benchmark"], bench)
+            assert f">{fmt.number(bench[0], headline[0].value)}<" in index, (run.benchmark, bench)
             shown += 1
     assert shown >= 9  # Base Bench and three chat tasks for both models, ModeBench for one
     assert "ARC-Challenge (generative, letter answer)" in index

@@ -60,11 +60,11 @@ def journal(results: Path) -> list[dict]:
 def the_run(results: Path) -> tuple[dict, dict[str, dict]]:
     store = Store(results)
     [run] = store.runs(benchmark="arc_challenge_chat")
-    return run, {r["item_id"]: r for r in store.attempts(run["run_id"])}
+    return run, {r.item_id: r for r in store.attempts(run.run_id)}
 
 
 def answers(rows: dict[str, dict]) -> dict[str, str]:
-    return {item: row["extra"][AttemptKey.RAW] for item, row in rows.items()}
+    return {item: row.extra[AttemptKey.RAW] for item, row in rows.items()}
 
 
 def start_chat(results: Path, *urls: str, extra: tuple[str, ...] = ()) -> subprocess.Popen:
@@ -116,14 +116,14 @@ def test_two_replicas_share_a_run_and_one_killed_mid_run_loses_nothing(pair, tin
         _, stderr = proc.communicate(timeout=300)
     assert proc.returncode == 0, stderr
     run, rows = the_run(results)
-    assert run["status"] == "finished" and len(rows) == N_ITEMS
-    assert not [r for r in rows.values() if r["status"] == ERROR]
-    served = Counter(r["extra"]["replica"] for r in rows.values())
+    assert run.status == "finished" and len(rows) == N_ITEMS
+    assert not [r for r in rows.values() if r.status == ERROR]
+    served = Counter(r.extra["replica"] for r in rows.values())
     assert served[pair[0].base_url] > 0 and 0 < served[lost] < N_ITEMS
     reference_run, reference = one_server
     assert answers(rows) == answers(reference)
-    assert run["signature"] == reference_run["signature"]  # the same model, however many servers
-    assert run["extra"]["server"]["replicas"] == [pair[0].base_url, lost]
+    assert run.signature == reference_run.signature  # the same model, however many servers
+    assert run.extra["server"]["replicas"] == [pair[0].base_url, lost]
 
 
 def test_a_replica_serving_another_model_file_is_refused_before_anything_is_written(pair, tmp_path):
@@ -153,13 +153,13 @@ def test_every_replica_down_fails_the_run_and_resume_on_another_set_completes_it
         _, stderr = proc.communicate(timeout=300)
     assert proc.returncode == 3, stderr
     run, rows = the_run(results)
-    assert run["status"] != "finished" and 1 <= len([r for r in rows.values() if r["status"] != ERROR]) < N_ITEMS
+    assert run.status != "finished" and 1 <= len([r for r in rows.values() if r.status != ERROR]) < N_ITEMS
 
     resumed = run_cli(*CHAT, "--results", str(results), "--base-url", pair[1].base_url, "--resume", *retry)
     assert resumed.returncode == 0, resumed.stderr
     after, rows = the_run(results)
-    assert after["run_id"] == run["run_id"] and after["status"] == "finished" and len(rows) == N_ITEMS
-    assert not [r for r in rows.values() if r["status"] == ERROR]
+    assert after.run_id == run.run_id and after.status == "finished" and len(rows) == N_ITEMS
+    assert not [r for r in rows.values() if r.status == ERROR]
     assert answers(rows) == answers(one_server[1])
 
 

@@ -54,18 +54,18 @@ def test_kill9_then_resume_gives_identical_results_and_no_duplicates(results):
     proc.kill()
     proc.wait()
     st = Store(results)
-    assert st.runs()[0]["status"] == "running"  # the crash left it behind
+    assert st.runs()[0].status == "running"  # the crash left it behind
     done = fake(results, "m", 12, "--resume")
     assert done.returncode == 0, done.stderr
     assert "resumed=True" in done.stdout
     assert item_rows(results) == [(f"item-{i}", 1) for i in sorted(range(12), key=lambda i: f"item-{i}")]
-    assert len(st.runs()) == 1 and st.runs()[0]["status"] == "finished"
+    assert len(st.runs()) == 1 and st.runs()[0].status == "finished"
     ref = Store(results.parent / "ref")
     cols = "item_id, status, correct, score, prediction, reference, category"
     q = f"SELECT {cols} FROM attempts ORDER BY item_id"
     assert st.query(q).rows == ref.query(q).rows
     assert st.query("SELECT count(*) FROM choices").rows == [(24,)]
-    assert st.scores(st.runs()[0]["run_id"])[0].value == ref.scores(ref.runs()[0]["run_id"])[0].value
+    assert st.scores(st.runs()[0].run_id)[0].value == ref.scores(ref.runs()[0].run_id)[0].value
 
 
 @pytest.mark.slow
@@ -108,8 +108,8 @@ def test_sigterm_keeps_finished_items_and_marks_run_interrupted(results):
     assert proc.returncode == 128 + signal.SIGTERM, err
     st = Store(results)
     run = st.runs()[0]
-    assert run["status"] == "interrupted"
-    n_done = len(st.attempts(run["run_id"]))
+    assert run.status == "interrupted"
+    n_done = len(st.attempts(run.run_id))
     assert 3 <= n_done < 50
     assert not list((results / "locks").glob("*.lock"))
     resumed = fake(results, "m", 50, "--resume")
@@ -152,7 +152,7 @@ def test_torn_journal_line_is_ignored_on_resume(results):
         fh.write('{"attempt": {"item_id": "b"')  # torn write
     with start_run(st, spec, resume=True) as run:
         assert run.done == {("a", 1)}
-        assert st.attempts(run.run_id)[0]["started_at"] is not None
+        assert st.attempts(run.run_id)[0].started_at is not None
 
 
 def test_signature_diff_names_nested_fields():
@@ -201,7 +201,7 @@ def test_secrets_never_reach_config_store_or_logs(results):
     st = Store(results)
     blob = json.dumps(st.query("SELECT * FROM runs").dicts(), default=str)
     assert token not in blob and "<redacted>" in blob
-    run_dir = Path(st.runs()[0]["extra"]["out_dir"])
+    run_dir = Path(st.runs()[0].extra["out_dir"])
     for path in run_dir.rglob("*"):
         assert token not in path.read_text()
     assert token not in res.stderr + res.stdout

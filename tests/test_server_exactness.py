@@ -31,7 +31,7 @@ def test_a_server_reports_its_attention_settings_and_an_inexact_one_makes_the_ru
         proc, run = run_against(server, results, "tiny")
     reasons = run["official_reasons"]
     [stored] = Store(results).runs(model="tiny")
-    artifact = stored["artifact"]
+    artifact = stored.artifact
     assert artifact["extra"]["exactness"]["exact"] is exact
     if exact:
         assert artifact["extra"]["exactness"]["settings"] == {"flash_attn": "disabled", "cache_type_k": "f32",
@@ -43,14 +43,14 @@ def test_a_server_reports_its_attention_settings_and_an_inexact_one_makes_the_ru
                                                               "cache_type_v": "f16"}
         [why] = [r for r in reasons if "server" in r]
         assert "flash_attn auto (exact: disabled)" in why and "cache_type_k f16 (exact: f32)" in why
-        assert not stored["official"] and why in stored["extra"]["official_reasons"]
+        assert not stored.official and why in stored.extra["official_reasons"]
         hint = [line for line in proc.stderr.splitlines() if "bananabench models serve" in line]
         assert len(hint) == 1 and "--exact" in hint[0]
         site = results.parent / "site"
         published = run_cli("publish", "--results", str(results), "--out", str(site))
         assert published.returncode == 0, published.stderr
-        page = (site / "runs" / f"{stored['run_id']}.html")
-        pages = [page] if page.exists() else [p for p in site.rglob("*.html") if stored["run_id"] in p.name]
+        page = (site / "runs" / f"{stored.run_id}.html")
+        pages = [page] if page.exists() else [p for p in site.rglob("*.html") if stored.run_id in p.name]
         assert pages, "no run page"
         assert "flash_attn auto (exact: disabled)" in pages[0].read_text()
 

@@ -30,7 +30,7 @@ def write_spec(folder: Path, name: str, spec: str, records: list[dict], data: st
 
 def scoring(store: Store, run_id: str) -> dict:
     """The scoring part of a stored run's configuration (what its signature covers)."""
-    return store.run(run_id)["config"]["spec"]["scoring"]
+    return store.run(run_id).config["spec"]["scoring"]
 
 
 def loglik(spec: Path, results: Path, *args: str) -> dict:
@@ -239,7 +239,7 @@ def test_winogrande_style_spec_scores_one_continuation_after_each_context(tiny_m
         assert sums[0] != sums[1]  # the same continuation, scored after two different contexts
         assert a["choices"][0]["n_tokens"] == a["choices"][1]["n_tokens"]
     attempts = store.attempts(hf["run_id"])
-    assert sorted(a["reference"] for a in attempts) == sorted(str(int(r["answer"]) - 1) for r in WINO)
+    assert sorted(a.reference for a in attempts) == sorted(str(int(r["answer"]) - 1) for r in WINO)
     assert scoring(store, hf["run_id"])["target_delimiter"] == " "
 
 
@@ -297,10 +297,10 @@ def test_five_shot_spec_runs_and_records_its_examples(tiny_model, tmp_path):
     assert scoring(store, shot["run_id"])["fewshot"] == {"count": 5, "source": "own records", "seed": 7, "sampler": "random",
                                             "delimiter": "\n\n", "description": ""}
     assert "fewshot" not in scoring(store, plain["run_id"])
-    by_id = {a["item_id"]: a for a in store.attempts(shot["run_id"])}
-    zero_by_id = {a["item_id"]: a for a in store.attempts(plain["run_id"])}
-    assert len(by_id) == len(ARC) and all(a["status"] == "ok" for a in by_id.values())
-    assert all(by_id[k]["tokens_in"] > 4 * zero_by_id[k]["tokens_in"] for k in by_id)  # five solved examples first
+    by_id = {a.item_id: a for a in store.attempts(shot["run_id"])}
+    zero_by_id = {a.item_id: a for a in store.attempts(plain["run_id"])}
+    assert len(by_id) == len(ARC) and all(a.status == "ok" for a in by_id.values())
+    assert all(by_id[k].tokens_in > 4 * zero_by_id[k].tokens_in for k in by_id)  # five solved examples first
     rep = json.loads((Path(shot["dir"]) / "report.json").read_text())
     assert rep["official"] and rep["config"]["scoring"]["fewshot"]["count"] == 5
 
@@ -383,14 +383,14 @@ def test_perplexity_spec_runs_on_hf_and_gguf_and_is_published(tiny_model, tmp_pa
     store = Store(results)
     assert [scoring(store, run["run_id"])["max_length"] for run in (hf, short)] == [2048, 256]
     for run, max_length in ((hf, 2048), (short, 256)):
-        attempts = {a["item_id"]: a for a in store.attempts(run["run_id"])}
+        attempts = {a.item_id: a for a in store.attempts(run["run_id"])}
         expected = reference_logliks(tiny_model["path"], max_length)
-        got = [attempts[p["title"]]["score"] for p in PAGES]
+        got = [attempts[p["title"]].score for p in PAGES]
         assert got == pytest.approx(expected, abs=2e-3)
-        windows = [attempts[p["title"]]["extra"]["windows"] for p in PAGES]
+        windows = [attempts[p["title"]].extra["windows"] for p in PAGES]
         assert windows[0] == 1 and (windows[2] > 3) == (max_length == 256)
         scores = {(s.scope, s.key, s.metric): s for s in store.scores(run["run_id"])}
-        totals = rolling.Totals.of([(attempts[p["title"]]["score"], p["page"], 1) for p in PAGES]).metrics()
+        totals = rolling.Totals.of([(attempts[p["title"]].score, p["page"], 1) for p in PAGES]).metrics()
         for metric, value in totals.items():
             assert scores[("overall", "", metric)].value == pytest.approx(value, rel=1e-9)
             assert scores[("overall", "", metric)].n == len(PAGES)
@@ -458,11 +458,11 @@ def test_chat_spec_with_fewshot_turns_and_several_accepted_answers(tmp_path):
             assert reply["content"] == f"The answer is {record['capital'][0]}."
     store = Store(tmp_path / "results")
     (run,) = store.runs()
-    verdicts = {a["item_id"]: a["status"] for a in store.attempts(run["run_id"])}
+    verdicts = {a.item_id: a.status for a in store.attempts(run.run_id)}
     assert verdicts == {"c0": "correct", "c1": "wrong", "c2": "correct", "c3": "correct", "c4": "wrong"}
-    france = next(a for a in store.attempts(run["run_id"]) if a["item_id"] == "c0")
-    assert france["reference"] == "Paris" and france["extra"]["accepted"] == ["Paris", "City of Paris"]
-    assert scoring(store, run["run_id"])["fewshot"]["count"] == 2
+    france = next(a for a in store.attempts(run.run_id) if a.item_id == "c0")
+    assert france.reference == "Paris" and france.extra["accepted"] == ["Paris", "City of Paris"]
+    assert scoring(store, run.run_id)["fewshot"]["count"] == 2
 
 
 # -- bad input ----------------------------------------------------------------------------------------------

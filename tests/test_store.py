@@ -77,8 +77,8 @@ def test_attempt_rows_are_idempotent_by_key(tmp_path):
     s.upsert("attempts", [attempt("r1", "a"), attempt("r1", "b")])
     s.upsert("attempts", [attempt("r1", "a", correct=False), attempt("r1", "a", correct=False)])
     rows = s.attempts("r1")
-    assert [(r["item_id"], r["correct"]) for r in rows] == [("a", False), ("b", True)]
-    assert rows[0]["extra"] == {"raw": "raw text a"}
+    assert [(r.item_id, r.correct) for r in rows] == [("a", False), ("b", True)]
+    assert rows[0].extra == {"raw": "raw text a"}
     with pytest.raises(ValueError, match="unknown columns"):
         s.upsert("attempts", [{**attempt("r1", "c"), "bogus": 1}])
 
@@ -98,11 +98,11 @@ def test_current_runs_prefers_official_then_latest_and_skips_hidden(tmp_path):
     make_run(s, "r-old-official", official=True)
     make_run(s, "r-new-unofficial", official=False)
     make_run(s, "r-running", status="running")
-    assert [r["run_id"] for r in s.current_runs()] == ["r-old-official"]
+    assert [r.run_id for r in s.current_runs()] == ["r-old-official"]
     make_run(s, "r-newer-official", official=True)
-    assert [r["run_id"] for r in s.current_runs()] == ["r-newer-official"]
+    assert [r.run_id for r in s.current_runs()] == ["r-newer-official"]
     s.set_hidden("r-newer-official", True)
-    assert [r["run_id"] for r in s.current_runs()] == ["r-old-official"]
+    assert [r.run_id for r in s.current_runs()] == ["r-old-official"]
     with pytest.raises(BadInput):
         s.set_hidden("nope", True)
 
@@ -113,7 +113,7 @@ def test_rename_model(tmp_path):
     make_run(s, "r2", model="b")
     s.add_grade("a", "frontend/x", 1, 4)
     assert s.rename_model("a", "c") == 1
-    assert {r["model_name"] for r in s.runs()} == {"b", "c"}
+    assert {r.model_name for r in s.runs()} == {"b", "c"}
     assert s.query("SELECT model_name FROM grades").rows == [("c",)]
     with pytest.raises(BadInput, match="already exists"):
         s.rename_model("c", "b")
@@ -134,7 +134,7 @@ def test_merge_brings_runs_without_duplicates(tmp_path):
     gpu.replace_scores("gpu-only", [ScoreRow(scope="overall", key="", metric="accuracy", value=1.0, n=1)])
     counts = merge_store(here, tmp_path / "gpu")
     assert counts["runs"] == 2
-    assert here.run("shared-run")["status"] == "finished"
+    assert here.run("shared-run").status == "finished"
     assert len(here.attempts("shared-run")) == 2
     assert here.scores("gpu-only")[0].value == 1.0
     again = merge_store(here, tmp_path / "gpu" / "bananabench.duckdb")

@@ -48,7 +48,7 @@ def test_two_machines_stores_merge_twice_without_duplicates(tiny_model, tmp_path
     assert got["benchmarks"] == 2 and got["models"] == 2  # base-bench once, base-evals; model-a, model-b
     assert merged.query("SELECT count(*) FROM (SELECT run_id, item_id, attempt FROM attempts "
                         "GROUP BY ALL HAVING count(*) > 1)").rows == [(0,)]
-    shared = {r["model_name"]: r["run_id"] for r in merged.current_runs() if r["benchmark"] == "base-bench"}
+    shared = {r.model_name: r.run_id for r in merged.current_runs() if r.benchmark == "base-bench"}
     assert set(shared) == {"model-a", "model-b"}
     # The runs' folders came along (the site's pages point into them); the sources are untouched.
     for run_id in shared.values():

@@ -111,6 +111,6 @@ def test_installed_demo_tiny_runs_every_evaluator_outside_the_checkout(installed
     proc = run_installed(installed, tmp_path, "demo", "--tiny", timeout=1500, env={"BANANABENCH_PI_DIR": str(pi)})
     assert proc.returncode == 0, proc.stderr[-3000:]
     store = Store(tmp_path / "results")
-    assert {run["evaluator"] for run in store.runs(status="finished")} == {"loglik", "chat", "agent", "modes"}
+    assert {run.evaluator for run in store.runs(status="finished")} == {"loglik", "chat", "agent", "modes"}
     assert "reference run" in (tmp_path / "site" / "gallery.html").read_text()
     assert str(tmp_path / "site") in proc.stdout

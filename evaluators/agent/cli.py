@@ -233,10 +233,10 @@ def cmd_reference(args) -> int:
     _print_summary(summary)
     # A reference solution is honest work: each held one is a false positive of the tamper checks.
     attempts = Store(args.results).attempts(summary["run_id"])
-    held = [a for a in attempts if a["status"] == HELD]
+    held = [a for a in attempts if a.status == HELD]
     print(f"  held           {len(held)} of {len(attempts)} (should be 0: each one is a tamper check to tune)")
     for a in held:
-        print(f"    {a['item_id']}: {'; '.join((a.get('extra') or {}).get('tamper_flags') or [])[:300]}")
+        print(f"    {a.item_id}: {'; '.join((a.extra or {}).get('tamper_flags') or [])[:300]}")
     return 0
 
 
@@ -415,13 +415,13 @@ def cmd_backfill(args) -> int:
 
     store = Store(args.results)
     runs = [r for r in store.runs(model=args.name, benchmark=BENCHMARK)
-            if args.run_id is None or r["run_id"] == args.run_id]
+            if args.run_id is None or r.run_id == args.run_id]
     if not runs:
         raise BadInput("no agent run matches" + (f" run {args.run_id}" if args.run_id else "")
                        + (f" model {args.name}" if args.name else ""))
     for run in runs:
-        n = metrics.backfill_run(store, run["run_id"])
-        print(f"{run['run_id']}: {n} attempt(s) recomputed")
+        n = metrics.backfill_run(store, run.run_id)
+        print(f"{run.run_id}: {n} attempt(s) recomputed")
     return 0
 
 

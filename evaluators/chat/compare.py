@@ -14,20 +14,21 @@ from typing import Any
 from evaluators.core.contract import Metric
 from evaluators.core.errors import BadInput
 from evaluators.store import paired
+from evaluators.store.records import RunRow
 from evaluators.store.store import Store
 
 
-def resolve(store: Store, ref: str) -> dict[str, dict[str, Any]]:
+def resolve(store: Store, ref: str) -> dict[str, RunRow]:
     """benchmark -> run for a run id, or for a model name (its current chat runs)."""
     run = store.run(ref)
     if run is not None:
-        if run["evaluator"] != "chat":
-            raise BadInput(f"run {ref} is a {run['evaluator']} run, not a chat run")
-        return {run["benchmark"]: run}
-    runs = [r for r in store.current_runs(model=ref) if r["evaluator"] == "chat"]
+        if run.evaluator != "chat":
+            raise BadInput(f"run {ref} is a {run.evaluator} run, not a chat run")
+        return {run.benchmark: run}
+    runs = [r for r in store.current_runs(model=ref) if r.evaluator == "chat"]
     if not runs:
         raise BadInput(f"{ref!r}: no chat run with that id and no model with finished chat runs in {store.path}")
-    return {r["benchmark"]: r for r in runs}
+    return {r.benchmark: r for r in runs}
 
 
 def _side(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
@@ -37,10 +38,10 @@ def _side(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
             "n_truncated": statuses.count("truncated"), "accuracy": n_correct / len(outcomes) if outcomes else None}
 
 
-def compare_runs(store: Store, run_a: dict[str, Any], run_b: dict[str, Any]) -> dict[str, Any]:
+def compare_runs(store: Store, run_a: RunRow, run_b: RunRow) -> dict[str, Any]:
     with store.read() as con:
-        outcomes = paired.item_outcomes(con, [run_a["run_id"], run_b["run_id"]])
-    pairing = paired.pair(outcomes[run_a["run_id"]], outcomes[run_b["run_id"]])
+        outcomes = paired.item_outcomes(con, [run_a.run_id, run_b.run_id])
+    pairing = paired.pair(outcomes[run_a.run_id], outcomes[run_b.run_id])
     scored = [p for p in pairing.pairs if p.a["n"] and p.b["n"]]
     test = paired.paired_test(Metric.ACCURACY, scored)
     flips = [{"item_id": p.item_id, "category": p.category, "reference": p.a["reference"],
@@ -48,8 +49,8 @@ def compare_runs(store: Store, run_a: dict[str, Any], run_b: dict[str, Any]) -> 
               "b": p.b["statuses"][0], "b_answer": p.b["prediction"]}
              for p in scored if bool(p.a["correct"]) != bool(p.b["correct"])]
     return {
-        "benchmark": run_a["benchmark"], "run_a": run_a["run_id"], "run_b": run_b["run_id"],
-        "model_a": run_a["model_name"], "model_b": run_b["model_name"], "n": len(scored),
+        "benchmark": run_a.benchmark, "run_a": run_a.run_id, "run_b": run_b.run_id,
+        "model_a": run_a.model_name, "model_b": run_b.model_name, "n": len(scored),
         "a": _side([p.a for p in scored]), "b": _side([p.b for p in scored]),
         "discordant": {"a_only_correct": test.regressed or 0, "b_only_correct": test.improved or 0},
         "mcnemar_p": 1.0 if test.p_value is None else test.p_value,

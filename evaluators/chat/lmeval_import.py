@@ -185,13 +185,14 @@ def _store_task(store: Store, task: Task, name: str, info: dict[str, Any], root:
     )
     existing = finished_run(store, run_spec)
     if existing:
-        return lmeval.ImportResult(task.name, existing["run_id"], "unchanged",
-                                   summary(store.attempts(existing["run_id"])), duplicates)
+        return lmeval.ImportResult(task.name, existing.run_id, "unchanged",
+                                   summary(store.attempts(existing.run_id)), duplicates)
     with start_run(store, run_spec, policy=spec.policy, benchmark_title=spec.title, headline_metric=Metric.ACCURACY,
                    description=spec.description, presentation=PRESENTATION) as run:
-        for row in rows:  # the dicts stay what `summary` and `score_rows` read (the store's attempt rows)
-            run.record(AttemptRow(**row))
+        records = [AttemptRow(**row) for row in rows]
+        for record in records:
+            run.record(record)
         run.flush()
-        result_summary = summary(rows)
-        run.finish(score_rows(rows), extra={**run_spec.extra, "summary": result_summary})
+        result_summary = summary(records)
+        run.finish(score_rows(records), extra={**run_spec.extra, "summary": result_summary})
     return lmeval.ImportResult(task.name, run.run_id, "imported", result_summary, duplicates)

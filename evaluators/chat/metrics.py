@@ -14,19 +14,19 @@ from typing import Any
 
 from evaluators.core.contract import ERROR, Metric, ScoreKey
 from evaluators.core.stats import wilson_interval
-from evaluators.store.records import ScoreRow
+from evaluators.store.records import AttemptRow, ScoreRow
 
 STATUSES = ("correct", "wrong", "unanswered", "truncated", ERROR)
 
 
-def counts(attempts: Iterable[dict[str, Any]]) -> Counter:
-    return Counter(a["status"] for a in attempts)
+def counts(attempts: Iterable[AttemptRow]) -> Counter:
+    return Counter(a.status for a in attempts)
 
 
-def _rows(scope: str, key: str, tally: Counter) -> list[dict[str, Any]]:
+def _rows(scope: str, key: str, tally: Counter) -> list[ScoreRow]:
     n_correct, n_wrong, n_unanswered, n_truncated, n_error = (tally.get(s, 0) for s in STATUSES)
     scored = n_correct + n_wrong + n_unanswered + n_truncated
-    rows: list[dict[str, Any]] = []
+    rows: list[ScoreRow] = []
     if scored:
         low, high = wilson_interval(n_correct, scored)
         answered = n_correct + n_wrong
@@ -40,19 +40,19 @@ def _rows(scope: str, key: str, tally: Counter) -> list[dict[str, Any]]:
     return rows
 
 
-def score_rows(attempts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def score_rows(attempts: list[AttemptRow]) -> list[ScoreRow]:
     """`scores` rows: overall, and per category (MMLU subject) where items have one."""
     rows = _rows("overall", "", counts(attempts))
-    by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_category: dict[str, list[AttemptRow]] = defaultdict(list)
     for attempt in attempts:
-        if attempt.get("category"):
-            by_category[attempt["category"]].append(attempt)
+        if attempt.category:
+            by_category[attempt.category].append(attempt)
     for category in sorted(by_category):
         rows.extend(_rows("category", category, counts(by_category[category])))
     return rows
 
 
-def summary(attempts: list[dict[str, Any]]) -> dict[str, Any]:
+def summary(attempts: list[AttemptRow]) -> dict[str, Any]:
     """The numbers a person reads at the end of a run."""
     tally = counts(attempts)
     scored = tally["correct"] + tally["wrong"] + tally["unanswered"] + tally["truncated"]

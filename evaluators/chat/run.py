@@ -11,6 +11,7 @@ that ended in an infrastructure error, and keeps a task whose latest run finishe
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 from dataclasses import dataclass
@@ -31,8 +32,7 @@ from evaluators.runs.progress import Progress
 from evaluators.runs.runs import RunSpec, finished_run, start_run
 from evaluators.specs.spec import builtin_specs
 from evaluators.specs.spec_data import DataFile, locate
-from evaluators.store.records import AttemptRow
-from evaluators.store.schema import COLUMNS
+from evaluators.store.records import AttemptRow, RunRow, columns
 from evaluators.store.store import Store, writable_store
 
 log = logging.getLogger("bananabench")
@@ -143,8 +143,8 @@ def run_task(store: Store, backend: ServerBackend, loaded: Loaded, *, name: str,
                "data_source": {**data.source, "sha256": data.sha256}, "extraction_version": EXTRACTION_VERSION},
     )
     if options.resume and (finished := finished_run(store, run_spec)) is not None:
-        return TaskResult(task=task.name, benchmark=spec.id, run_id=finished["run_id"], status=RunStatus.FINISHED,
-                          resumed=True, summary=summary(store.attempts(finished["run_id"])))
+        return TaskResult(task=task.name, benchmark=spec.id, run_id=finished.run_id, status=RunStatus.FINISHED,
+                          resumed=True, summary=summary(store.attempts(finished.run_id)))
     record_server_config(store, info)
     note_server_change(store, name, info)
     with start_run(store, run_spec, resume=options.resume, policy=spec.policy, benchmark_title=spec.title,
@@ -216,14 +216,14 @@ def run_chat(options: ChatOptions) -> list[TaskResult]:
                      fold_system=fold_system) for one in loaded]
 
 
-def _answer_rule(run: dict[str, Any]) -> tuple[str, str | None]:
+def _answer_rule(run: RunRow) -> tuple[str, str | None]:
     """(answer kind, pattern) a stored run was graded with: its own record, else its benchmark's spec."""
-    extra = run.get("extra") or {}
+    extra = run.extra or {}
     if extra.get("kind"):
         return extra["kind"], extra.get("pattern")
-    spec = next((s for s in builtin_specs() if s.id == run["benchmark"] and s.evaluator == "chat"), None)
+    spec = next((s for s in builtin_specs() if s.id == run.benchmark and s.evaluator == "chat"), None)
     if spec is None:
-        raise BadInput(f"run {run['run_id']}: benchmark {run['benchmark']!r} records no answer kind")
+        raise BadInput(f"run {run.run_id}: benchmark {run.benchmark!r} records no answer kind")
     task = chat_spec.parse(spec)
     return task.scoring.answer, task.scoring.pattern
 
@@ -236,30 +236,30 @@ def rescore_run(store: Store, run_id: str, *, dry_run: bool = False) -> dict[str
     run = store.run(run_id)
     if run is None:
         raise BadInput(f"no run {run_id!r} in {store.path}")
-    if run["evaluator"] != "chat":
-        raise BadInput(f"run {run_id} is a {run['evaluator']} run, not a chat run")
+    if run.evaluator != "chat":
+        raise BadInput(f"run {run_id} is a {run.evaluator} run, not a chat run")
     kind, pattern = _answer_rule(run)
     attempts = store.attempts(run_id)
     changed, updated = [], []
     for attempt in attempts:
-        if attempt["status"] == ERROR:
+        if attempt.status == ERROR:
             updated.append(attempt)
             continue
-        extra = attempt.get("extra") or {}
+        extra = attempt.extra or {}
         status, answer = grade(kind, extra.get(AttemptKey.RAW), extra.get("letters") or "ABCD",
-                               extra.get(AttemptKey.ACCEPTED) or attempt["reference"],
+                               extra.get(AttemptKey.ACCEPTED) or attempt.reference,
                                extra.get("finish_reason"), pattern)
-        if (status, answer) != (attempt["status"], attempt["prediction"]):
-            changed.append({"item_id": attempt["item_id"], "before": [attempt["status"], attempt["prediction"]],
+        if (status, answer) != (attempt.status, attempt.prediction):
+            changed.append({"item_id": attempt.item_id, "before": [attempt.status, attempt.prediction],
                             "after": [status, answer]})
-        updated.append({**attempt, "status": status, "prediction": answer, "correct": status == "correct",
-                        "score": float(status == "correct")})
+        updated.append(dataclasses.replace(attempt, status=status, prediction=answer, correct=status == "correct",
+                                           score=float(status == "correct")))
     result = {"run_id": run_id, "n": len(attempts), "changed": changed, "summary": summary(updated),
               "extraction": EXTRACTION_VERSION}
     if dry_run or not changed:
         return result
-    rows = [{k: a.get(k) for k in COLUMNS["attempts"]} for a in updated]
-    extra = {**(run.get("extra") or {}), "summary": result["summary"],
+    rows = [columns(a, run_id=run_id) for a in updated]
+    extra = {**(run.extra or {}), "summary": result["summary"],
              "rescored": {"extraction": EXTRACTION_VERSION, "at": _utcnow().isoformat(timespec="seconds") + "Z",
                           "changed": len(changed)}}
     with store.write() as con:

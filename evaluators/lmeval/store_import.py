@@ -215,7 +215,7 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
     brief = {s.metric: s.value for s in scores}
     existing = finished_run(store, spec)
     if existing is not None:
-        return lmeval.ImportResult(task.name, existing["run_id"], "unchanged", brief)
+        return lmeval.ImportResult(task.name, existing.run_id, "unchanged", brief)
     headline = next((m for m in metrics if m in brief), HEADLINE.get(task.output_type or "", "acc"))
     with start_run(store, spec, policy="public", benchmark_title=f"{task.name} (lm-eval)",
                    headline_metric=headline, presentation=PRESENTATION[spec.evaluator]) as run:

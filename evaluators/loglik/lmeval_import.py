@@ -106,7 +106,7 @@ def _store(store: Store, folder: lmeval.Folder, task: lmeval.Task, rows: list[di
                                 AGGREGATES)
     existing = finished_run(store, spec)
     if existing is not None:
-        return lmeval.ImportResult(task.name, existing["run_id"], "unchanged", summary)
+        return lmeval.ImportResult(task.name, existing.run_id, "unchanged", summary)
     with start_run(store, spec, policy="public", benchmark_title=f"{task.name} (lm-eval)",
                    headline_metric="acc", presentation=PRESENTATION) as run:
         for row in rows:

@@ -218,5 +218,5 @@ def finished_twin(store: Store, spec: RunSpec) -> dict[str, Any] | None:
     folder = run_dir(store, run) if run else None
     if folder is None or not (folder / report.REPORT).is_file():
         return None
-    return {"run_id": run["run_id"], "dir": str(folder),
+    return {"run_id": run.run_id, "dir": str(folder),
             "report": json.loads((folder / report.REPORT).read_text(encoding="utf-8"))}

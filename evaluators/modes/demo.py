@@ -54,8 +54,8 @@ def run(ctx: Any) -> None:
     files = walkthrough_files(ctx.work)
     recorded = evaluate(EvaluateOptions([files["responses"]], results=ctx.store.root, run_metadata=files["run"],
                                         benchmark_name=WALKTHROUGH))
-    run = ctx.store.run(recorded.run_id) or {}
-    ctx.store.update_run(recorded.run_id, extra={**(run.get("extra") or {}), RunKey.REFERENCE_RUN: WALKTHROUGH_NOTE})
+    run = ctx.store.run(recorded.run_id)
+    ctx.store.update_run(recorded.run_id, extra={**((run and run.extra) or {}), RunKey.REFERENCE_RUN: WALKTHROUGH_NOTE})
     ctx.notes.append(f"modes: walkthrough responses -> reference run {recorded.run_id} ({recorded.status}, "
                      f"{recorded.attempts} attempts)")
     model = ctx.main

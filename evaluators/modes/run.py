@@ -176,7 +176,7 @@ def custom_name(text: str) -> str:
 def _resumable_artifacts(store: Store, spec: RunSpec) -> Path | None:
     """The graded units of an unfinished run of the same evaluation (killed while it was being stored)."""
     run = store.latest_run(spec.model_name, spec.benchmark, spec.split, unfinished=True)
-    if run is None or run["signature"] != spec.signature():
+    if run is None or run.signature != spec.signature():
         return None
     folder = run_dir(store, run) / ARTIFACTS
     return folder if folder.is_dir() else None

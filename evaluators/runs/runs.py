@@ -342,21 +342,21 @@ def _replay_journal(store: Store, run_id: str, journal: Path) -> int:
     return len(tables["attempts"])
 
 
-def finished_run(store: Store, spec: RunSpec) -> dict[str, Any] | None:
+def finished_run(store: Store, spec: RunSpec) -> RunRow | None:
     """The run `--resume` need not repeat: the latest run of this model, benchmark and split, when it
     finished with the same signature (same model identity, data and scoring). Every evaluator asks this
     before `start_run`, so resuming a multi-part command redoes only what did not finish."""
     latest = store.latest_run(spec.model_name, spec.benchmark, spec.split)
-    if latest is None or latest["status"] != RunStatus.FINISHED or latest["signature"] != spec.signature():
+    if latest is None or latest.status != RunStatus.FINISHED or latest.signature != spec.signature():
         return None
     log.info("%s%s already finished in run %s with this configuration; keeping it", spec.benchmark,
-             f" ({spec.split})" if spec.split else "", latest["run_id"])
+             f" ({spec.split})" if spec.split else "", latest.run_id)
     return latest
 
 
-def run_dir(store: Store, run: dict[str, Any]) -> Path:
+def run_dir(store: Store, run: RunRow) -> Path:
     """A stored run's artifact folder."""
-    return Path((run.get("extra") or {}).get(RunKey.OUT_DIR) or store.root / "runs" / run["run_id"])
+    return Path((run.extra or {}).get(RunKey.OUT_DIR) or store.root / "runs" / run.run_id)
 
 
 def start_run(store: Store, spec: RunSpec, *, resume: bool = False, out_dir: str | os.PathLike | None = None,
@@ -389,7 +389,7 @@ def _resume(store: Store, spec: RunSpec, lock: RunLock) -> Run | None:
     latest = store.latest_run(spec.model_name, spec.benchmark, spec.split, unfinished=True)
     if latest is None:
         return None
-    run_id, config = latest["run_id"], latest["config"] or {}
+    run_id, config = latest.run_id, latest.config or {}
     old_fields = config.get("signature", {})
     new_fields = spec.signature_fields()
     diffs = signature_diff(old_fields, new_fields)

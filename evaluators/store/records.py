@@ -1,7 +1,7 @@
 """Rows as they cross the store's boundary: one frozen record per table, built where an evaluator makes the row.
 
 A misspelt column is a TypeError where the row is made, never a NULL found later in the store, and a reader
-gets fields, not string keys. The store adds what the writer does not know (a score's run, a choice's run
+(`Store.run/runs/current_runs/latest_run/attempts/scores`) gets fields, not string keys. The store adds what the writer does not know (a score's run, a choice's run
 and item) when it writes them.
 """
 
@@ -15,7 +15,9 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class AttemptRow:
-    """One `attempts` row: an attempt at an item (numbered from 1), its outcome, timings and evaluator's `extra`."""
+    """One `attempts` row: an attempt at an item (numbered from 1), its outcome, timings and evaluator's `extra`.
+
+    `Store.attempts(run_id)` reads them back without the run id the caller asked with."""
 
     item_id: str
     status: str
@@ -61,7 +63,8 @@ class ChoiceRow:
 
 @dataclass(frozen=True, slots=True)
 class RunRow:
-    """A `runs` row as a run starts (its status, end and extra then change with `Store.update_run`)."""
+    """A `runs` row: written as a run starts (its status, end and extra then change with `Store.update_run`),
+    read back whole by `Store.run/runs/current_runs/latest_run`."""
 
     run_id: str
     evaluator: str

@@ -26,7 +26,7 @@ from typing import Any
 from evaluators.core.atomic import require_writable
 from evaluators.core.contract import RunStatus
 from evaluators.core.errors import BadInput, EvaluationFailure
-from evaluators.store.records import RunRow, ScoreRow, columns
+from evaluators.store.records import AttemptRow, RunRow, ScoreRow, columns
 from evaluators.store.rows import arrow_table, decode, to_json
 from evaluators.store.schema import COLUMNS, KEYS, MIGRATIONS, POLICIES, RUN_TABLES, SCHEMA_VERSION
 
@@ -408,34 +408,35 @@ class Store:
             columns = [d[0] for d in cur.description] if cur.description else []
             return Query(columns, cur.fetchall() if columns else [])
 
-    def run(self, run_id: str) -> dict[str, Any] | None:
+    def run(self, run_id: str) -> RunRow | None:
         rows = self.query("SELECT * FROM runs WHERE run_id = ?", [run_id]).dicts()
-        return decode(rows[0]) if rows else None
+        return RunRow(**decode(rows[0])) if rows else None
 
     def runs(self, *, model: str | None = None, benchmark: str | None = None, evaluator: str | None = None,
-             status: str | None = None, include_hidden: bool = True) -> list[dict[str, Any]]:
+             status: str | None = None, include_hidden: bool = True) -> list[RunRow]:
         where, params = _filters(model_name=model, benchmark=benchmark, evaluator=evaluator, status=status)
         if not include_hidden:
             where.append("NOT hidden")
         sql = "SELECT * FROM runs" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY started_at, run_id"
-        return [decode(r) for r in self.query(sql, params).dicts()]
+        return [RunRow(**decode(r)) for r in self.query(sql, params).dicts()]
 
-    def current_runs(self, *, benchmark: str | None = None, model: str | None = None) -> list[dict[str, Any]]:
+    def current_runs(self, *, benchmark: str | None = None, model: str | None = None) -> list[RunRow]:
         """The runs the leaderboard shows (see the `current_runs` view)."""
         where, params = _filters(model_name=model, benchmark=benchmark)
         sql = "SELECT * FROM current_runs" + (" WHERE " + " AND ".join(where) if where else "")
-        return [decode(r) for r in self.query(sql + " ORDER BY model_name, benchmark, split", params).dicts()]
+        rows = self.query(sql + " ORDER BY model_name, benchmark, split", params).dicts()
+        return [RunRow(**decode(r)) for r in rows]
 
-    def attempts(self, run_id: str) -> list[dict[str, Any]]:
-        sql = "SELECT * FROM attempts WHERE run_id = ? ORDER BY item_id, attempt"
-        return [decode(r) for r in self.query(sql, [run_id]).dicts()]
+    def attempts(self, run_id: str) -> list[AttemptRow]:
+        sql = "SELECT * EXCLUDE (run_id) FROM attempts WHERE run_id = ? ORDER BY item_id, attempt"
+        return [AttemptRow(**decode(r)) for r in self.query(sql, [run_id]).dicts()]
 
     def scores(self, run_id: str) -> list[ScoreRow]:
         sql = "SELECT * EXCLUDE (run_id) FROM scores WHERE run_id = ? ORDER BY scope, key, metric"
         return [ScoreRow(**decode(r)) for r in self.query(sql, [run_id]).dicts()]
 
     def latest_run(self, model_name: str, benchmark: str, split: str | None = None, *,
-                   unfinished: bool = False) -> dict[str, Any] | None:
+                   unfinished: bool = False) -> RunRow | None:
         """The most recently started run of a model on a benchmark (and split), hidden or not;
         with `unfinished`, the latest one that has not finished (what `--resume` continues)."""
         if not self.path.exists():
@@ -444,7 +445,7 @@ class Store:
                + (" AND status <> ?" if unfinished else "") + " ORDER BY started_at DESC, run_id DESC LIMIT 1")
         params = [model_name, benchmark, split] + ([RunStatus.FINISHED] if unfinished else [])
         rows = self.query(sql, params).dicts()
-        return decode(rows[0]) if rows else None
+        return RunRow(**decode(rows[0])) if rows else None
 
     def done_items(self, run_id: str, exclude_statuses: Iterable[str] = ()) -> set[tuple[str, int]]:
         """(item_id, attempt) pairs already recorded for a run, minus those with a retryable status."""

@@ -83,19 +83,19 @@ def numbers(results: Path) -> dict[str, Any]:
     store = Store(results)
     out: dict[str, Any] = {}
     for run in store.runs():
-        key = run["benchmark"] + (f"/{run['split']}" if run["split"] else "")
+        key = run.benchmark + (f"/{run.split}" if run.split else "")
         choices: dict[str, list] = {}
         for item, lp, n in store.query("SELECT item_id, logprob_sum, n_tokens FROM choices WHERE run_id = ? "
-                                       "ORDER BY item_id, idx", [run["run_id"]]).rows:
+                                       "ORDER BY item_id, idx", [run.run_id]).rows:
             choices.setdefault(item, []).append([lp, n])
         out[key] = {
-            "evaluator": run["evaluator"],
-            "official": run["official"],
+            "evaluator": run.evaluator,
+            "official": run.official,
             "scores": {f"{s.scope}|{s.key}|{s.metric}": [s.value, s.ci_low, s.ci_high, s.n]
-                       for s in store.scores(run["run_id"])},
-            "items": {a["item_id"]: [a["status"], a["prediction"], a["correct"],
-                                     {k: v for k, v in (a["extra"] or {}).items() if k.startswith("correct_")}]
-                      for a in store.attempts(run["run_id"])},
+                       for s in store.scores(run.run_id)},
+            "items": {a.item_id: [a.status, a.prediction, a.correct,
+                                     {k: v for k, v in (a.extra or {}).items() if k.startswith("correct_")}]
+                      for a in store.attempts(run.run_id)},
             "choices": choices,
         }
     return out
@@ -106,9 +106,9 @@ def chat_replies(results: Path) -> list[dict[str, Any]]:
     store = Store(results)
     out = []
     for run in store.runs(evaluator="chat"):
-        fold = run["config"]["signature"]["scoring"].get("fold_system")
-        for a in store.attempts(run["run_id"]):
-            extra = a["extra"] or {}
+        fold = run.config["signature"]["scoring"].get("fold_system")
+        for a in store.attempts(run.run_id):
+            extra = a.extra or {}
             out.append({"messages": extra["messages"], "content": extra.get("raw"),
                         "reasoning": extra.get("reasoning"), "finish_reason": extra.get("finish_reason"),
                         "fold_system": fold})

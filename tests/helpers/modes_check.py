@@ -52,7 +52,7 @@ def check_run(results: Path, run_id: str, group_inputs: list[Path], run: dict[st
         results_by_group.append(list(iter_results(receipt)))
 
     store = Store(results)
-    attempts = {(a["item_id"], a["attempt"]): a for a in store.attempts(run_id)}
+    attempts = {(a.item_id, a.attempt): a for a in store.attempts(run_id)}
     expected_attempts = 0
     for group, (recs, results) in enumerate(zip(records, results_by_group, strict=True), 1):
         for record, result in zip(recs, results, strict=True):
@@ -62,12 +62,12 @@ def check_run(results: Path, run_id: str, group_inputs: list[Path], run: dict[st
             for index, grade in enumerate(graded):
                 row = attempts[(str(record["id"]), (group - 1) * k + index + 1)]
                 expected_attempts += 1
-                assert row["status"] == grade["status"]
-                assert row["correct"] is grade["verified"]
-                assert row["prediction"] == grade["graded_text"]
-                assert row["extra"]["canonical_key"] == grade["canonical_key"]
-                assert row["extra"]["group"] == group and row["extra"]["draw"] == index + 1
-                assert row["category"] == record["domain"]
+                assert row.status == grade["status"]
+                assert row.correct is grade["verified"]
+                assert row.prediction == grade["graded_text"]
+                assert row.extra["canonical_key"] == grade["canonical_key"]
+                assert row.extra["group"] == group and row.extra["draw"] == index + 1
+                assert row.category == record["domain"]
     assert len(attempts) == expected_attempts
 
     scores = {(s.key, s.metric): s for s in store.scores(run_id) if s.scope == "cell"}

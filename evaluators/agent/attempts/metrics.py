@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
-from typing import Any
 
 from evaluators.core.contract import ERROR, HELD, AttemptKey, Metric, RunStatus, ScoreKey
 from evaluators.store import lookups
@@ -35,19 +34,19 @@ def _mean_ci(values: list[float]) -> tuple[float, float | None, float | None]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def compute_scores(store: Store, run_id: str) -> list[dict[str, Any]]:
+def compute_scores(store: Store, run_id: str) -> list[ScoreRow]:
     """Every score row of an agent run."""
     attempts = store.attempts(run_id)
-    run = store.run(run_id) or {}
-    model = run.get("model_name")
-    rows: list[dict[str, Any]] = []
-    counts = Counter(a["status"] for a in attempts)
+    run = store.run(run_id)
+    model = run.model_name if run else None
+    rows: list[ScoreRow] = []
+    counts = Counter(a.status for a in attempts)
     by_task: dict[str, list[float]] = defaultdict(list)
     category_of: dict[str, str] = {}
     for a in attempts:
-        category_of[a["item_id"]] = a.get("category") or ""
-        if a["status"] not in (ERROR, "manual") and a.get("score") is not None:
-            by_task[a["item_id"]].append(float(a["score"]))
+        category_of[a.item_id] = a.category or ""
+        if a.status not in (ERROR, "manual") and a.score is not None:
+            by_task[a.item_id].append(float(a.score))
     task_means = {task: sum(v) / len(v) for task, v in by_task.items()}
     n_scored = sum(len(v) for v in by_task.values())
     if task_means:
@@ -68,7 +67,7 @@ def compute_scores(store: Store, run_id: str) -> list[dict[str, Any]]:
     for category, values in sorted(per_category.items()):
         rows.append(ScoreRow(scope="category", key=category, metric=Metric.SCORE,
                              value=sum(values) / len(values), n=len(values)))
-    wall = [a["wall_s"] for a in attempts if a["status"] != ERROR and a.get("wall_s") is not None]
+    wall = [a.wall_s for a in attempts if a.status != ERROR and a.wall_s is not None]
     if wall:
         rows.append(ScoreRow(scope="overall", key="", metric="mean_wall_s", value=sum(wall) / len(wall),
                              n=len(wall)))
@@ -91,11 +90,11 @@ def backfill_run(store: Store, run_id: str) -> int:
     """Recompute the event-derived metrics of every attempt from its saved events.jsonl, then the scores."""
     from evaluators.agent.attempts.events import EVENT_METRICS, read_events, summarize
 
-    run = store.run(run_id) or {}
-    window = (run.get("extra") or {}).get("context_window")
+    run = store.run(run_id)
+    window = ((run and run.extra) or {}).get("context_window")
     rows = []
     for attempt in store.attempts(run_id):
-        artifacts = (attempt.get("extra") or {}).get(AttemptKey.ARTIFACTS)
+        artifacts = (attempt.extra or {}).get(AttemptKey.ARTIFACTS)
         if not artifacts:
             continue
         events = store.root / artifacts / "events.jsonl"
@@ -104,9 +103,9 @@ def backfill_run(store: Store, run_id: str) -> int:
         summary = summarize(read_events(events), window)
         for metric in EVENT_METRICS:
             if summary[metric] is not None:
-                rows.append({"run_id": run_id, "item_id": attempt["item_id"], "attempt": attempt["attempt"],
+                rows.append({"run_id": run_id, "item_id": attempt.item_id, "attempt": attempt.attempt,
                              "metric": metric, "value": float(summary[metric])})
     store.upsert("attempt_metrics", rows)
-    if run.get("status") == RunStatus.FINISHED:
+    if run and run.status == RunStatus.FINISHED:
         store.replace_scores(run_id, compute_scores(store, run_id))
     return len({(r["item_id"], r["attempt"]) for r in rows})

@@ -24,18 +24,18 @@ def review(store: Store, run_id: str, task: str, attempt: int, decision: str, no
     run = store.run(run_id)
     if run is None:
         raise BadInput(f"no run {run_id!r} in {store.path}")
-    rows = [a for a in store.attempts(run_id) if a["item_id"] == task]
+    rows = [a for a in store.attempts(run_id) if a.item_id == task]
     if not rows:
         raise BadInput(f"run {run_id} has no attempt of task {task!r}")
-    found = [a for a in rows if a["attempt"] == attempt]
+    found = [a for a in rows if a.attempt == attempt]
     if not found:
-        have = ", ".join(str(a["attempt"]) for a in rows)
+        have = ", ".join(str(a.attempt) for a in rows)
         raise BadInput(f"run {run_id} has no attempt {attempt} of {task} (attempts: {have})")
     row = found[0]
-    extra = dict(row.get("extra") or {})
+    extra = dict(row.extra or {})
     held = extra.get(AttemptKey.HELD) or {}
-    if row["status"] != HELD and not (held and extra.get(AttemptKey.REVIEW)):
-        raise BadInput(f"{task} attempt {attempt} of run {run_id} is {row['status']!r}, not held; "
+    if row.status != HELD and not (held and extra.get(AttemptKey.REVIEW)):
+        raise BadInput(f"{task} attempt {attempt} of run {run_id} is {row.status!r}, not held; "
                        "only held attempts are reviewed")
     if decision == ACCEPT:
         status, score = held.get("status", "passed"), held.get("score", 1.0)
@@ -45,6 +45,6 @@ def review(store: Store, run_id: str, task: str, attempt: int, decision: str, no
     correct = status == "passed"
     store.record_review(run_id, task, attempt, decision, note, status=status, score=score, correct=correct,
                         extra=extra)
-    if run.get("status") == RunStatus.FINISHED:
+    if run.status == RunStatus.FINISHED:
         store.replace_scores(run_id, metrics.compute_scores(store, run_id))
     return {"status": status, "score": score}

@@ -36,7 +36,7 @@ from evaluators.models.backends.replicas import ReplicaSet
 from evaluators.runs import runs as core_runs
 from evaluators.runs.progress import Progress
 from evaluators.runs.runs import RunSpec, start_run
-from evaluators.store.records import AttemptRow
+from evaluators.store.records import AttemptRow, RunRow
 from evaluators.store.store import Store, utcnow, writable_store
 
 log = logging.getLogger("bananabench")
@@ -182,9 +182,9 @@ def _run(store: Store, opts: AgentRunOptions, config: BenchConfig, tasks: list[d
     server_configs.record_server_config(store, info)
     server_configs.note_server_change(store, opts.name, info)
     if not opts.rerun and (finished := _already_done(store, spec, tasks, opts.attempts)):
-        log.info("every selected attempt is already done in run %s; --rerun repeats them", finished["run_id"])
-        return {"run_id": finished["run_id"], "dir": str(core_runs.run_dir(store, finished)),
-                "scores": store.scores(finished["run_id"]), "already_done": True}
+        log.info("every selected attempt is already done in run %s; --rerun repeats them", finished.run_id)
+        return {"run_id": finished.run_id, "dir": str(core_runs.run_dir(store, finished)),
+                "scores": store.scores(finished.run_id), "already_done": True}
     with start_run(store, spec, resume=not opts.rerun, policy="public", benchmark_title="banana-benchmark",
                    headline_metric=Metric.SCORE, presentation=PRESENTATION) as run:
         volumes.unmount_below(run.dir)  # file systems a crashed run of this model left mounted (the lock is ours)
@@ -198,25 +198,25 @@ def _run(store: Store, opts: AgentRunOptions, config: BenchConfig, tasks: list[d
                  keep=opts.keep_workspaces, fingerprint=info.fingerprint)
         run.flush()
         scores = metrics.compute_scores(store, run.run_id)
-        errors = [a for a in store.attempts(run.run_id) if a["status"] == ERROR]
+        errors = [a for a in store.attempts(run.run_id) if a.status == ERROR]
         extra = {**spec.extra, "tasks": {t.id: t.hash for t in tasks}}
         if errors:
             # Incomplete: not on the leaderboard until the same command has retried the errors.
             run.finish(scores, extra=extra, status=RunStatus.FAILED)
             raise EvaluationFailure(
-                f"{len(errors)} attempt(s) hit infrastructure errors (first: {errors[0]['item_id']}: "
-                f"{(errors[0]['extra'] or {}).get('error')}); they are not counted as failures. "
+                f"{len(errors)} attempt(s) hit infrastructure errors (first: {errors[0].item_id}: "
+                f"{(errors[0].extra or {}).get('error')}); they are not counted as failures. "
                 "Fix the cause and run the same command again to retry them")
         run.finish(scores, extra=extra)
         return {"run_id": run.run_id, "dir": str(run.dir), "scores": scores}
 
 
-def _already_done(store: Store, spec: RunSpec, tasks: list[datasets.Task], attempts: int) -> dict[str, Any] | None:
+def _already_done(store: Store, spec: RunSpec, tasks: list[datasets.Task], attempts: int) -> RunRow | None:
     """The run that finished with this configuration (`runs.runs.finished_run`) if it holds every selected attempt."""
     run = core_runs.finished_run(store, spec)
     if run is None:
         return None
-    done = store.done_items(run["run_id"], exclude_statuses=spec.retry_statuses)
+    done = store.done_items(run.run_id, exclude_statuses=spec.retry_statuses)
     wanted = {(t.id, n) for t in tasks for n in range(1, attempts + 1)}
     return run if wanted <= done else None
 
