@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from evaluators.store.records import AttemptRow, RunRow
 from evaluators.store.store import Store
 from tests.conftest import REPO, cli_env, run_cli
 from tests.helpers.agent import call, containers_of, needs_pi, needs_podman, say, write_task
@@ -37,7 +38,7 @@ def _mock(*rules: Rule, slots: int = 2) -> MockOpenAI:
     return MockOpenAI(models=[ModelSpec(id="mock-coder", n_ctx=65536, slots=slots)], rules=list(rules))
 
 
-def _attempts(results: Path) -> tuple[dict, dict[str, dict]]:
+def _attempts(results: Path) -> tuple[RunRow, dict[str, AttemptRow]]:
     store = Store(results)
     run = store.runs(benchmark="banana-benchmark")[-1]
     return run, {a.item_id: a for a in store.attempts(run.run_id)}

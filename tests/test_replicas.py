@@ -22,6 +22,7 @@ from evaluators.core.contract import ERROR, AttemptKey
 from evaluators.models.backends.discovery import ServerOptions, discover
 from evaluators.models.llamacpp import LlamaServer
 from evaluators.models.tinymodel import cached_tiny
+from evaluators.store.records import AttemptRow, RunRow
 from evaluators.store.store import Store
 from tests.conftest import REPO, TINY_MODELS, cli_env, run_cli
 
@@ -57,13 +58,13 @@ def journal(results: Path) -> list[dict]:
     return rows
 
 
-def the_run(results: Path) -> tuple[dict, dict[str, dict]]:
+def the_run(results: Path) -> tuple[RunRow, dict[str, AttemptRow]]:
     store = Store(results)
     [run] = store.runs(benchmark="arc_challenge_chat")
     return run, {r.item_id: r for r in store.attempts(run.run_id)}
 
 
-def answers(rows: dict[str, dict]) -> dict[str, str]:
+def answers(rows: dict[str, AttemptRow]) -> dict[str, str]:
     return {item: row.extra[AttemptKey.RAW] for item, row in rows.items()}
 
 

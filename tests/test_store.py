@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from evaluators.core.errors import BadInput
 from evaluators.store import store as store_mod
 from evaluators.store.export import export_store
 from evaluators.store.merge import merge_store
-from evaluators.store.records import RunRow, ScoreRow
+from evaluators.store.records import AttemptRow, RunRow, ScoreRow, columns
 from evaluators.store.schema import SCHEMA_VERSION
 from evaluators.store.store import Store, utcnow
 from tests.conftest import REPO, cli_env
@@ -81,6 +82,30 @@ def test_attempt_rows_are_idempotent_by_key(tmp_path):
     assert rows[0].extra == {"raw": "raw text a"}
     with pytest.raises(ValueError, match="unknown columns"):
         s.upsert("attempts", [{**attempt("r1", "c"), "bogus": 1}])
+
+
+def test_reads_give_back_the_records_written(tmp_path):
+    s = Store(tmp_path)
+    s.ensure_benchmark("b", "fake")
+    run = RunRow(run_id="r1", evaluator="fake", benchmark="b", model_name="m", status="finished",
+                 started_at=utcnow(), benchmark_version="2", split="dev", artifact={"kind": "hf", "sha": "abc"},
+                 backend="hf", config={"signature": {"seed": 1}}, signature="sig", dataset_sha256="d" * 64,
+                 official=True, finished_at=utcnow(), software_version="1.0", host="box", n_items=2,
+                 extra={"out_dir": "/x", "nested": [1, {"a": None}]})
+    s.insert_run(run)
+    assert s.run("r1") == run and s.runs() == [run] and s.current_runs() == [run]
+    assert s.latest_run("m", "b", "dev") == run and s.latest_run("m", "b", "dev", unfinished=True) is None
+    assert s.run("nope") is None and s.latest_run("m", "b") is None
+    rows = [AttemptRow(item_id="i1", status="correct", attempt=2, correct=True, score=1.0, prediction="A",
+                       reference="A", category="c", difficulty="easy", weight=0.5, started_at=utcnow(), wall_s=1.25,
+                       tokens_in=10, tokens_out=3, extra={"raw": "The answer is A"}),
+            AttemptRow(item_id="i2", status="error")]
+    s.upsert("attempts", [columns(r, run_id="r1") for r in rows])
+    assert s.attempts("r1") == rows
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.run("r1").status = "failed"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        s.attempts("r1")[0]["status"]  # the dict reads of before fail loudly, not silently
 
 
 def test_failed_transaction_writes_nothing(tmp_path):
