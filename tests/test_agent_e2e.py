@@ -113,5 +113,5 @@ def test_pass_fail_and_manual_frontend(tmp_path: Path):
         again = run_cli("agent", "run", "--name", "coder", "--base-url", mock.base_url, "--results", str(results),
                         "--tasks-dir", str(FIXTURES), "--timeout-s", "120", "--idle-s", "60")
         asked = mock.generation_requests()
-    assert again.returncode == 0 and f"already done in run {run['run_id']}" in again.stderr, again.stderr
+    assert again.returncode == 0 and f"already done in run {run.run_id}" in again.stderr, again.stderr
     assert asked == [] and [r.run_id for r in store.runs(benchmark="banana-benchmark")] == [run.run_id]

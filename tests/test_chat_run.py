@@ -302,7 +302,7 @@ def test_resume_after_an_outage_skips_tasks_that_already_finished(tmp_path):
         proc = chat_run(mock.base_url, results, "--resume", task="all")
         asked = [r.body["messages"][-1]["content"] for r in mock.generation_requests()]
     assert proc.returncode == 0, proc.stderr
-    assert f"arc: {arc['run_id']} finished" in proc.stdout and "already finished" in proc.stderr
+    assert f"arc: {arc.run_id} finished" in proc.stdout and "already finished" in proc.stderr
     assert only_run(store, "arc_challenge_chat").run_id == arc.run_id  # no second ARC run
     arc_questions = {a.extra["messages"][-1]["content"] for a in store.attempts(arc.run_id)}
     assert not arc_questions & set(asked)

@@ -77,8 +77,8 @@ def test_arc_easy_on_a_gguf_file_lands_in_lm_evals_folder_the_store_and_the_site
     site = tmp_path / "site"
     published = run_cli("publish", "--results", str(results), "--out", str(site))
     assert published.returncode == 0, published.stderr
-    page = (site / "runs" / f"{row['run_id']}.html").read_text()
-    chunks = [*(site / "items").glob("*.js"), *(site / "runs").glob(f"{row['run_id']}.items.*.js")]
+    page = (site / "runs" / f"{row.run_id}.html").read_text()
+    chunks = [*(site / "items").glob("*.js"), *(site / "runs").glob(f"{row.run_id}.items.*.js")]
     assert "arc_easy (lm-eval)" in page and "Mercury_test-4" in "".join(unpack(p.read_text()) for p in chunks)
     board = (site / "index.html").read_text()
     assert "arc_easy (lm-eval)" in board and f"{100 * printed['acc,none']:.1f}" in board
