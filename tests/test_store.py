@@ -11,6 +11,7 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
+from evaluators import api
 from evaluators.core.errors import BadInput
 from evaluators.store import store as store_mod
 from evaluators.store.export import export_store
@@ -102,6 +103,7 @@ def test_reads_give_back_the_records_written(tmp_path):
             AttemptRow(item_id="i2", status="error")]
     s.upsert("attempts", [columns(r, run_id="r1") for r in rows])
     assert s.attempts("r1") == rows
+    assert api.runs(s) == api.current_runs(tmp_path) == [run] and api.attempts(tmp_path, "r1") == rows
     with pytest.raises(dataclasses.FrozenInstanceError):
         s.run("r1").status = "failed"  # type: ignore[misc]
     with pytest.raises(TypeError):
