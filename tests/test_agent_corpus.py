@@ -11,6 +11,7 @@ that only the fix brings in, and a marked reproduction that shows the symptom on
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from collections import Counter
@@ -170,6 +171,24 @@ def test_task_contents():
             assert (task.verify_dir / "grade_review.py").is_file(), task.id
             assert (task.solution_dir / "REVIEW.md").is_file(), task.id
     assert sum(t.screenshot.mobile_width is not None for t in BY_ID.values() if t.screenshot) >= 2
+
+
+CLOCKS = re.compile(r"time\.Since|Instant::now|perf_counter|steady_clock|time\.monotonic")
+BASELINES = re.compile(r"within_k_of_baseline|withinKOfBaseline|baseline_seconds")
+
+
+def test_timed_hidden_tests_bound_the_solution_by_a_baseline_on_the_same_host():
+    """A fixed wall-clock bound turns host load into wrong verdicts: every hidden test we wrote that reads a clock
+    compares the solution with a baseline timed in the same process (real-issue tests are upstream's own)."""
+    fixed = []
+    for task in BY_ID.values():
+        if "real-issue" in task.tags:
+            continue
+        for path in task.verify_dir.rglob("*"):
+            text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+            if CLOCKS.search(text) and not BASELINES.search(text):
+                fixed.append(str(path.relative_to(TASKS)))
+    assert fixed == [], f"timed against a fixed wall-clock bound: {fixed}"
 
 
 def test_list_and_lint_cli():
