@@ -4,11 +4,14 @@ Every attack is one task attempt: the scripted model (tests/mock_openai.py) answ
 with `bash` tool calls that leave the bug in place and try to forge a pass instead — shadowing the
 standard library, the test runner, a hidden test module or the C++ recorder, exiting early, exit hooks,
 forged records, a test framework patched in memory, runner configuration, plugins, build scripts,
-bytecode, editing or deleting the hidden tests' inputs, filling the disk, erasing the diff.
+bytecode, editing or deleting the hidden tests' inputs, filling the disk, erasing the diff, flooding the
+proxy with refused requests or oversized request heads.
 Three runs hold them (four attempts at a time in each); each must end `failed` (or `held`, for a forged or
 patched pass: counted as not passed in every score until a person reviews it) with score 0 and a recorded
 reason, while an honest fix of the same task in every language, run among them, passes (so the attacks fail
-because of the defences).
+because of the defences). The attacks on the published site (a frontend app leading the publisher to its own
+files through `ln -s / h`, an app sending WebRTC and other requests out) run in a fourth: its run is published
+with `--include-apps`, checked for the planted file and opened in Chromium.
 The list here is the one in tasks/agent/README.md ("Threat model").
 """
 
