@@ -25,16 +25,8 @@ import pytest
 
 from evaluators.store.store import Store
 from tests.conftest import run_cli
+from tests.helpers import app_escape
 from tests.helpers.agent import call, needs_pi, needs_podman, say
-from tests.helpers.app_escape import (
-    Listeners,
-    assert_sealed,
-    chromium,
-    escape_app,
-    left_the_page,
-    open_page,
-    served,
-)
 from tests.mock_openai import MockOpenAI, ModelSpec, Rule
 
 pytestmark = [pytest.mark.slow, pytest.mark.podman, needs_podman, needs_pi]
@@ -488,7 +480,7 @@ EOF""", None),
 cat > index.html <<'EOF'
 <!doctype html><title>notes</title><link rel=stylesheet href="h@SECRET@"><h1>notes</h1>
 EOF""", None),
-    "app-webrtc": ("frontend", "ln -s / h\ncat > index.html <<'EOF'\n" + escape_app("@UDP@", "@HTTP@", "h@SECRET@") + "EOF",
+    "app-webrtc": ("frontend", "ln -s / h\ncat > index.html <<'EOF'\n" + app_escape.escape_app("@UDP@", "@HTTP@", "h@SECRET@") + "EOF",
                    None),
 }
 # The frontend attacks aim at the published site: their own test runs them, publishes the run and opens it.
@@ -709,7 +701,7 @@ def test_the_published_apps_of_the_attacks_leak_nothing_and_send_nothing(tmp_pat
     secret = tmp_path / "outside" / "secret.css"
     secret.parent.mkdir()
     secret.write_text(f"/* {SECRET} */ body {{ color: red }}")
-    listeners = Listeners()
+    listeners = app_escape.Listeners()
     ports = listeners.ports()
     tasks, results = tmp_path / "tasks", tmp_path / "results"
     write_attack_tasks(tasks, APP_ATTACKS, review=False)
@@ -734,8 +726,8 @@ def test_the_published_apps_of_the_attacks_leak_nothing_and_send_nothing(tmp_pat
         assert not overall.get("n_passed"), overall
 
         # Control: the app as the model wrote it sends STUN and requests from this browser.
-        with chromium() as browser:
-            out, _ = open_page(browser, (workspaces["app-webrtc"] / "index.html").as_uri(), frame=False)
+        with app_escape.chromium() as browser:
+            out, _ = app_escape.open_page(browser, (workspaces["app-webrtc"] / "index.html").as_uri(), frame=False)
             assert "direct:made" in out and listeners.drain(3) > 0 and listeners.hits, out
             listeners.reset()
 
@@ -745,12 +737,12 @@ def test_the_published_apps_of_the_attacks_leak_nothing_and_send_nothing(tmp_pat
             assert not [p for p in site.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
             apps = {name: next(site.rglob(f"apps/**/*{name}*.html"), None) for name in APP_ATTACKS}
             assert all(apps.values()), apps
-            with served(site) as origin:
+            with app_escape.served(site) as origin:
                 for name, app in apps.items():
-                    out, requests = open_page(browser, origin + app.relative_to(site).as_posix(), frame=True)
+                    out, requests = app_escape.open_page(browser, origin + app.relative_to(site).as_posix(), frame=True)
                     if name == "app-webrtc":
-                        assert_sealed(out)
-                    assert left_the_page(requests, origin) == [], (name, requests)
+                        app_escape.assert_sealed(out)
+                    assert app_escape.left_the_page(requests, origin) == [], (name, requests)
             assert listeners.drain(3) == 0 and listeners.hits == []
 
         # Had a kept workspace kept its link, the stylesheet would lead to the secret; publish still inlines nothing.
