@@ -223,6 +223,8 @@ def test_request_heads_are_bounded_before_they_are_parsed(tmp_path: Path, extra:
         sock.close()
         assert data.startswith(b"HTTP/1.1 431 ") and why.encode() in data, data[:200]
         assert proxy.traffic.n_requests == 0 and mock.requests == []
+        assert len(proxy.traffic.denied) == 1 and proxy.traffic.denied[0].startswith("request head refused (431): ")
+        assert why in proxy.traffic.denied[0]                    # named in the attempt's record, within its bound
         conn = UnixHTTPConnection(proxy.socket_path)             # an ordinary request still goes through
         conn.request("GET", "/v1/models", headers={f"X-Ok-{i}": "1" for i in range(20)})
         assert conn.getresponse().status == 200

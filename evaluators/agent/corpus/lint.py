@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
+from evaluators.agent.corpus import repos
 from evaluators.agent.corpus.datasets import Task
+from evaluators.core.errors import BadInput, EvaluationFailure
 
 LANGUAGES = frozenset({
     "python", "go", "rust", "cpp", "c", "javascript", "typescript", "java", "html", "shell", "kotlin",
@@ -87,10 +90,32 @@ def lint(tasks: Iterable[Task]) -> list[str]:
 
 
 def warnings(tasks: Iterable[Task]) -> list[str]:
-    """Findings that do not make a task invalid but deserve a look: test inputs the agent could edit."""
+    """Findings that do not make a task invalid but deserve a look: test inputs the agent could edit, in the start
+    state as validation materializes it (a `[repo]` task's pinned checkout under its `workspace/`)."""
     from evaluators.agent.grading.mutation import unrestored_reads
 
-    return [w for task in tasks for w in unrestored_reads(task)]
+    found = []
+    for task in tasks:
+        layers = [task.workspace_dir]
+        if task.repo is not None:
+            try:
+                layers.append(start_checkout(task))
+            except (BadInput, EvaluationFailure) as exc:
+                found.append(f"{task.dir / 'task.toml'}: repo: the start state could not be read: {exc}")
+                continue
+        found += unrestored_reads(task, layers)
+    return found
+
+
+def start_checkout(task: Task) -> Path:
+    """The prepared checkout of a `[repo]` task's pin, made once from its snapshot (offline) and cached under
+    $BANANABENCH_AGENT_CACHE, as validation makes it; a `url` pin is not cloned for a lint."""
+    spec = task.repo
+    assert spec is not None
+    if not spec.snapshot:
+        raise BadInput(f"a url pin ({spec.url}) would need the network; pin a snapshot instead")
+    checkout = repos.checkout(task)
+    return checkout / spec.subdir if spec.subdir else checkout
 
 
 def ignored_args(runner: str, args: Sequence[str]) -> str | None:

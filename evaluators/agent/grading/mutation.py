@@ -8,16 +8,18 @@ agent could change for the grading — present in the start state, neither resto
 source code of the task's language — is then deleted, and separately truncated, in a copy of the start
 state, and that copy must still fail. Script graders are left out: what they read is the agent's answer.
 `unrestored_reads` is the static counterpart `agent lint` warns with: paths named by the hidden tests, and
-data a Go package they import embeds, that no restore rule covers.
+data a Go package they import embeds, that no restore rule covers, read in the start state (a `[repo]` task's
+pinned checkout too).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,28 +111,55 @@ _MODULE = re.compile(r"^module\s+(\S+)", re.M)
 _TEXT_CAP = 1 << 20
 
 
-def _editable(task: Task, ws: Path, rel: str, hidden: set[str]) -> bool:
-    path = ws / rel
+class StartState:
+    """A task's start state read in place: layers (its `workspace/` over its pinned checkout, say), the first
+    layer holding a path answering for it, as materializing them one over the other would."""
+
+    def __init__(self, layers: Sequence[Path]):
+        self.layers = [layer for layer in layers if layer.is_dir()]
+
+    def path(self, rel: str) -> Path | None:
+        return next((layer / rel for layer in self.layers if os.path.lexists(layer / rel)), None)
+
+    def is_file(self, rel: str) -> bool:
+        path = self.path(rel)
+        return path is not None and path.is_file() and not path.is_symlink()
+
+    def files_under(self, rel: str) -> list[str]:
+        """Every file under folder `rel` (none when it is no folder in any layer, or a link)."""
+        found = set()
+        for layer in self.layers:
+            if (layer / rel).is_dir() and not (layer / rel).is_symlink():
+                found.update(p.relative_to(layer).as_posix() for p in (layer / rel).rglob("*") if p.is_file())
+        return sorted(found)
+
+    def glob(self, folder: str, pattern: str) -> list[str]:
+        return sorted({p.relative_to(layer).as_posix() for layer in self.layers if (layer / folder).is_dir()
+                       for p in (layer / folder).glob(pattern)})
+
+    def text(self, rel: str) -> str | None:
+        path = self.path(rel)
+        return None if path is None else _text(path)
+
+
+def _editable(task: Task, start: StartState, rel: str, hidden: set[str]) -> bool:
     code = SOURCE_SUFFIXES.get(task.verify.runner, ())
-    return path.is_file() and not path.is_symlink() and rel not in hidden \
-        and not restored(rel, task.verify.restore_globs()) and not rel.endswith(code)
+    return start.is_file(rel) and rel not in hidden and not restored(rel, task.verify.restore_globs()) \
+        and not rel.endswith(code)
 
 
-def _editable_under(task: Task, ws: Path, rel: str, hidden: set[str]) -> list[str]:
-    path = ws / rel
-    if path.is_dir() and not path.is_symlink():
-        files = sorted(p.relative_to(ws).as_posix() for p in path.rglob("*") if p.is_file())
-        return [f for f in files if _editable(task, ws, f, hidden)]
-    return [rel] if _editable(task, ws, rel, hidden) else []
+def _editable_under(task: Task, start: StartState, rel: str, hidden: set[str]) -> list[str]:
+    return [f for f in start.files_under(rel) or [rel] if _editable(task, start, f, hidden)]
 
 
-def unrestored_reads(task: Task) -> list[str]:
-    """Warnings: workspace data the hidden tests name or embed that the agent could edit (static, heuristic)."""
-    ws, verify = task.workspace_dir, task.verify_dir
-    if task.verify.runner not in SOURCE_SUFFIXES or not ws.is_dir() or not verify.is_dir():
+def unrestored_reads(task: Task, layers: Sequence[Path] | None = None) -> list[str]:
+    """Warnings: start-state data the hidden tests name or embed that the agent could edit (static, heuristic).
+    `layers` are where the start state lies (default: the task's `workspace/` alone)."""
+    start, verify = StartState([task.workspace_dir] if layers is None else layers), task.verify_dir
+    if task.verify.runner not in SOURCE_SUFFIXES or not start.layers or not verify.is_dir():
         return []
     hidden = {p.relative_to(verify).as_posix() for p in verify.rglob("*")}
-    module = _MODULE.search(_text(ws / "go.mod") or "")
+    module = _MODULE.search(start.text("go.mod") or "")
     found: dict[str, str] = {}
     for test in sorted(p for p in verify.rglob("*") if p.is_file()):
         rel_test = test.relative_to(verify).as_posix()
@@ -141,24 +170,23 @@ def unrestored_reads(task: Task) -> list[str]:
             for rel in {posixpath.normpath(literal), posixpath.normpath(posixpath.join(posixpath.dirname(rel_test),
                                                                                        literal))}:
                 if not rel.startswith("../") and rel != ".":
-                    for data in _editable_under(task, ws, rel, hidden)[:3]:
+                    for data in _editable_under(task, start, rel, hidden)[:3]:
                         found.setdefault(data, f"verify/{rel_test} names {literal!r}")
                     if module and literal.startswith(module.group(1) + "/"):
-                        for data in _embedded(task, ws, literal[len(module.group(1)) + 1:], hidden)[:3]:
+                        for data in _embedded(task, start, literal[len(module.group(1)) + 1:], hidden)[:3]:
                             found.setdefault(data, f"verify/{rel_test} imports {literal}, which embeds it")
     return [f"{task.dir / 'task.toml'}: verify.restore: {why}: {data} is a test input nothing restores"
             for data, why in sorted(found.items())]
 
 
-def _embedded(task: Task, ws: Path, package: str, hidden: set[str]) -> list[str]:
+def _embedded(task: Task, start: StartState, package: str, hidden: set[str]) -> list[str]:
     """Editable files a Go package embeds with //go:embed."""
-    folder = ws / package
     out = []
-    for source in sorted(folder.glob("*.go")) if folder.is_dir() else []:
-        for line in _EMBED.findall(_text(source) or ""):
+    for source in start.glob(package, "*.go"):
+        for line in _EMBED.findall(start.text(source) or ""):
             for pattern in line.split():
-                for match in sorted(folder.glob(pattern.strip('"`'))):
-                    out += _editable_under(task, ws, match.relative_to(ws).as_posix(), hidden)
+                for match in start.glob(package, pattern.strip('"`')):
+                    out += _editable_under(task, start, match, hidden)
     return out
 
 

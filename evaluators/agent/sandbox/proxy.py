@@ -9,8 +9,8 @@ that is not a plain decimal number gets 400, one over MAX_BODY 413; bodies waiti
 may hold at most MAX_BUFFERED bytes in all (503 beyond), an attempt gets at most MAX_CONNECTIONS
 connections at once (more are closed unanswered), and a client that stops sending is dropped. A request's head (request line and headers) is read under
 request_head's bounds before anything parses it (431 and close beyond), and what the proxy
-keeps per attempt is bounded too: the first MAX_LOGGED refused requests and MAX_RECORDS forwarded ones,
-with counters of the rest.
+keeps per attempt is bounded too: the first MAX_LOGGED refused requests (403 and 431 alike) and MAX_RECORDS
+forwarded ones, with counters of the rest.
 On the way it measures the traffic the monitor and the metrics need: request count, streamed
 chunks per response (a runaway response is cut off), time to first token, token usage and
 llama.cpp's timings, upstream failures, and the time of the last activity (idle detection).
@@ -94,6 +94,13 @@ class Traffic:
     def release(self, n: int) -> None:
         with self.lock:
             self.buffered -= n
+
+    def deny(self, what: str) -> None:
+        """Count a refused request; the first MAX_LOGGED are named in the record."""
+        with self.lock:
+            self.n_denied += 1
+            if len(self.denied) < MAX_LOGGED:
+                self.denied.append(what[:200])
 
     def touch(self) -> None:
         self.last_activity = time.monotonic()
@@ -261,6 +268,7 @@ class _Handler(BaseHTTPRequestHandler):
         if problem is not None:
             self.close_connection = True
             if problem != "closed":
+                self.owner.traffic.deny(f"request head refused (431): {problem}")
                 body = json.dumps({"error": {"message": problem, "type": "proxy"}}).encode()
                 try:
                     self.wfile.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json"
@@ -334,10 +342,7 @@ class _Handler(BaseHTTPRequestHandler):
             # Drain a small body first: closing on unread data would reset the connection.
             if 0 < length <= MAX_DENIED_BODY:
                 self.rfile.read(length)
-            with traffic.lock:
-                traffic.n_denied += 1
-                if len(traffic.denied) < MAX_LOGGED:
-                    traffic.denied.append(f"{method} {path}"[:200])
+            traffic.deny(f"{method} {path}")
             self._reply(403, f"{method} {path} is not allowed from the sandbox")
             return
         body = b""
