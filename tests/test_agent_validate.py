@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -38,10 +39,17 @@ def test_validate_native(broken_tasks: Path):
 @pytest.mark.slow
 @pytest.mark.podman
 @needs_podman
-def test_validate_in_podman(broken_tasks: Path):
-    good = run_cli("agent", "validate", "--tasks-dir", str(FIXTURES), "--json")
+def test_validate_in_podman(broken_tasks: Path, tmp_path: Path):
+    tasks = shutil.copytree(FIXTURES, tmp_path / "good")
+    good = run_cli("agent", "validate", "--tasks-dir", str(tasks), "--json", "--record")
     assert good.returncode == 0, good.stdout + good.stderr
     assert good.stdout.count('"ok": true') == 3
+    # `make validate-tasks`: the ledger holds podman proofs, which stand for native runs too
+    entries = json.loads((tasks / "validated.json").read_text())["tasks"]
+    assert len(entries) == 3 and {e["sandbox"] for e in entries.values()} == {"podman"}
+    for mode in ((), ("--native",)):
+        again = run_cli("agent", "validate", "--tasks-dir", str(tasks), *mode)
+        assert again.returncode == 0 and "3 task(s) proven in the ledger" in again.stderr, again.stderr
     bad = run_cli("agent", "validate", "--tasks-dir", str(broken_tasks), "smoke/*")
     assert bad.returncode == 2 and "start state PASSES" in bad.stdout
 

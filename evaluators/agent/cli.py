@@ -332,8 +332,8 @@ def cmd_validate(args) -> int:
         from evaluators.agent.sandbox.containers import Sandbox
 
         podman = pm.require()
-        sandbox = Sandbox(podman, image.resolve(podman, args.image), owner=f"validate-{os.getpid()}")
-        runner, owner_ids = v.PodmanRunner(sandbox), podman.owner_ids()
+        box = Sandbox(podman, image.resolve(podman, args.image), owner=f"validate-{os.getpid()}")
+        runner, owner_ids = v.PodmanRunner(box), podman.owner_ids()
     bad = 0
     for task in tasks:
         result = v.validate_task(task, runner, owner_ids, runs=args.runs)
