@@ -714,15 +714,15 @@ def test_the_published_apps_of_the_attacks_leak_nothing_and_send_nothing(tmp_pat
         assert proc.returncode == 0, proc.stderr[-3000:]
         store = Store(results)
         run = store.runs(benchmark="banana-benchmark")[0]
-        rows = {a["item_id"].removeprefix("cheat/"): a for a in store.attempts(run["run_id"])}
+        rows = {a.item_id.removeprefix("cheat/"): a for a in store.attempts(run.run_id)}
         assert sorted(rows) == sorted(APP_ATTACKS)
         workspaces = {}
         for name, row in rows.items():
-            assert (row["status"], row["score"], row["correct"]) == ("manual", None, None), (name, row["extra"])
-            DETAILS[name](row["extra"], results)
-            ws = workspaces[name] = results / row["extra"]["artifacts"] / "workspace"
+            assert (row.status, row.score, row.correct) == ("manual", None, None), (name, row.extra)
+            DETAILS[name](row.extra, results)
+            ws = workspaces[name] = results / row.extra["artifacts"] / "workspace"
             assert f'href="h{secret}"' in (ws / "index.html").read_text()
-        overall = {r.metric: r.value for r in store.scores(run["run_id"]) if r.scope == "overall"}
+        overall = {r.metric: r.value for r in store.scores(run.run_id) if r.scope == "overall"}
         assert not overall.get("n_passed"), overall
 
         # Control: the app as the model wrote it sends STUN and requests from this browser.

@@ -288,8 +288,8 @@ def test_validate_native(task_id: str, tmp_path: Path):
 @needs_podman
 def test_quick_subset_validates_in_podman():
     quick = sorted(i for i, t in BY_ID.items() if "quick" in t.tags)
-    # One run per side: this proves the sandbox path; the three-run proof of every task is the ledger's (native).
-    out = run_cli("agent", "validate", "--json", "--runs", "1", *quick)
+    # One run per side, whatever the ledger holds: this proves the sandbox path; the three-run proofs are the ledger's.
+    out = run_cli("agent", "validate", "--json", "--runs", "1", "--force", *quick)
     assert out.returncode == 0, out.stdout + out.stderr
     rows = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
     assert sorted(r["task"] for r in rows) == quick and all(r["ok"] for r in rows)

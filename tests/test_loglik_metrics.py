@@ -42,11 +42,11 @@ def test_elo_summary_uses_the_weights_and_the_prior():
     perfect = metrics.summarize([metrics.Verdict({"accuracy": True}, v.category, v.weight, v.item_elo)
                                  for v in verdicts], agg)
     assert 1000 < perfect["elo"]["value"] < 3000
-    rows = {(r["scope"], r["key"], r["metric"]): r for r in metrics.score_rows(summary, agg)}
-    assert rows[("overall", "", "elo")]["ci_low"] < rows[("overall", "", "elo")]["value"]
-    assert rows[("overall", "", "elo")]["extra"]["prior_weight"] == 4
-    assert rows[("overall", "", "n_rejected")]["value"] == 1 and rows[("overall", "", "n_rejected")]["n"] == 5
-    assert rows[("category", "a", "accuracy")]["value"] == 0.5
+    rows = {(r.scope, r.key, r.metric): r for r in metrics.score_rows(summary, agg)}
+    assert rows[("overall", "", "elo")].ci_low < rows[("overall", "", "elo")].value
+    assert rows[("overall", "", "elo")].extra["prior_weight"] == 4
+    assert rows[("overall", "", "n_rejected")].value == 1 and rows[("overall", "", "n_rejected")].n == 5
+    assert rows[("category", "a", "accuracy")].value == 0.5
     assert not any(scope == "split" for scope, _, _ in rows)
 
 
@@ -55,7 +55,7 @@ def test_split_rows_repeat_the_overall_ones():
     summary = metrics.summarize([metrics.Verdict({"acc": True, "acc_norm": False}),
                                  metrics.Verdict({"acc": True, "acc_norm": True})], agg, n_rejected=3)
     assert (summary["acc"]["value"], summary["acc_norm"]["value"], summary["rejected"]) == (1.0, 0.5, 3)
-    rows = {(r["scope"], r["key"], r["metric"]): r["value"] for r in metrics.score_rows(summary, agg, "tiny_x")}
+    rows = {(r.scope, r.key, r.metric): r.value for r in metrics.score_rows(summary, agg, "tiny_x")}
     assert rows[("overall", "", "acc_norm")] == rows[("split", "tiny_x", "acc_norm")] == 0.5
     assert rows[("split", "tiny_x", "n_rejected")] == 3
     assert "categories" not in summary and ("overall", "", "elo") not in rows

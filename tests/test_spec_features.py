@@ -312,7 +312,7 @@ def test_five_shot_spec_runs_and_records_its_examples(tiny_model, tmp_path):
     for item in loaded.items:
         text = loaded.prefix(item.id) + item.context
         assert text.count("\n\nQuestion: ") == 5 and text.endswith(item.context)
-        assert by_id[item.id]["tokens_in"] == len(tok(text, add_special_tokens=False)["input_ids"])
+        assert by_id[item.id].tokens_in == len(tok(text, add_special_tokens=False)["input_ids"])
 
 
 def wikitext(seed: int, words: int) -> str:
