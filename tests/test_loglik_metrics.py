@@ -61,7 +61,7 @@ def test_split_rows_repeat_the_overall_ones():
     assert "categories" not in summary and ("overall", "", "elo") not in rows
     # Nothing scored: only the count of rejected items.
     empty = metrics.score_rows(metrics.summarize([], agg, n_rejected=2), agg, "tiny_x")
-    assert [(r["scope"], r["metric"], r["value"]) for r in empty] == [("overall", "n_rejected", 2.0),
+    assert [(r.scope, r.metric, r.value) for r in empty] == [("overall", "n_rejected", 2.0),
                                                                       ("split", "n_rejected", 2.0)]
 
 
