@@ -186,7 +186,9 @@ def test_shim_translates_for_lm_eval_and_proxies_the_rest(server):
         resp = conn.getresponse()
         lines = [line.decode().strip() for line in resp if line.strip()]
         conn.close()
-        assert resp.status == 200 and lines[-1] == "data: [DONE]" and len(lines) >= 9
+        # a stream of events, not one body (the sampled tiny model may end before max_tokens)
+        assert resp.status == 200 and lines[-1] == "data: [DONE]" and len(lines) >= 3
+        assert all(line.startswith("data: ") for line in lines)
         conn = http.client.HTTPConnection("127.0.0.1", shim.port, timeout=60)
         conn.request("GET", "/no-such-endpoint")
         assert conn.getresponse().status == 404
