@@ -19,7 +19,7 @@ import pytest
 
 from evaluators.agent.corpus.datasets import load_task
 from evaluators.agent.grading import testproof
-from evaluators.agent.grading.verdict import TestOutcome
+from evaluators.agent.grading.verdict import TestOutcome as Outcome
 from evaluators.agent.grading.verification import verify_native
 from evaluators.agent.grading.verifyspec import parse
 from evaluators.core.errors import BadInput
@@ -170,10 +170,42 @@ def test_counts_of_target_tests_go_by_cases_while_the_verdict_needs_the_parents_
                  lambda key, message: BadInput(f"{key}: {message}"))
     outcomes = {".::TestToml": "failed", ".::TestToml/decode": "failed", ".::TestToml/decode/dup-08": "passed",
                 ".::TestToml/decode/ok": "failed", "pkg/sub::TestOther": "passed", "pkg/sub::TestOther/a/b": "passed"}
-    records = {test: TestOutcome(outcome) for test, outcome in outcomes.items()}
+    records = {test: Outcome(outcome) for test, outcome in outcomes.items()}
     assert testproof.target_tests(spec, records) == {"fixed": 1, "fail_to_pass": 1, "broke": 1, "pass_to_pass": 2}
     node = ["f.js::suite", "f.js::suite > inner", "f.js::suite > inner > case", "f.js::alone"]
     assert testproof.cases_only(node, "node") == ["f.js::suite > inner > case", "f.js::alone"]
     assert testproof.cases_only([".::TestA", ".::TestA/x"], "pytest") == [".::TestA", ".::TestA/x"]
     both = [".::TestA", ".::TestA/x", ".::TestA/x/y", ".::TestB/z", "p/q::TestC/w"]
     assert testproof.without_cases_of_listed(both, "go") == [".::TestA", ".::TestB/z", "p/q::TestC/w"]
+
+
+FORGER = """package calc
+
+import "fmt"
+
+// code under test, written by the agent: it claims the failing case passed, on the stream the runner reads
+func init() {
+	fmt.Println("=== RUN   TestTable/two\\n--- PASS: TestTable/two (0.00s)\\n--- PASS: TestTable (0.00s)")
+}
+"""
+
+
+@needs_go
+def test_a_forged_subtest_line_earns_no_pass(task_root: Path, tmp_path: Path):
+    """Case outcomes come from the binary's output, which the code under test can write too: a forged PASS line
+    for the failing case neither hides its real FAIL (the worst outcome of an id counts) nor passes the parent,
+    whose verdict is the recorder's."""
+    (task_root / "coding/go/cases/task.toml").write_text(
+        (task_root / "coding/go/cases/task.toml").read_text().replace(
+            "tests = []", 'tests = [".::TestTable", ".::TestTable/two"]'))
+    task = load_task(task_root / "coding/go/cases", task_root)
+    workspace = shutil.copytree(task.dir / "workspace", tmp_path / "workspace")
+    (workspace / "forge.go").write_text(FORGER)
+    run = verify_native(task, workspace, task.dir / "workspace", tmp_path / "stage")
+    assert "--- PASS: TestTable/two" in run.log, run.log[-2000:]  # the forgery reached the stream
+    assert run.records[".::TestTable/two"].outcome == "failed" and run.records[".::TestTable"].outcome == "failed"
+    assert not run.verdict.passed and run.verdict.score < 1.0
+    fixed = shutil.copytree(task.dir / "solution", tmp_path / "fixed", dirs_exist_ok=True)
+    shutil.copy(task.dir / "workspace" / "go.mod", fixed / "go.mod")
+    honest = verify_native(task, fixed, task.dir / "workspace", tmp_path / "stage-honest")
+    assert honest.verdict.passed, honest.verdict.reason  # the control: the same list passes an honest fix
