@@ -55,6 +55,23 @@ PY_TESTS = ["test_hidden.Hidden.test_add", "test_hidden.Hidden.test_add_from_dat
             "test_hidden.Hidden.test_subprocess_still_works"]
 PYTEST_HIDDEN = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_zero():\n    assert add(0, 7) == 7\n"
 GO_BUG = "package calc\n\nfunc Add(a, b int) int { return a - b }\n"
+GO_CASES_HIDDEN = """package calc
+
+import "testing"
+
+func TestTable(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		a, b, want int
+	}{{"zero", 0, 0, 0}, {"two", 2, 2, 4}} {
+		t.Run(c.name, func(t *testing.T) {
+			if Add(c.a, c.b) != c.want {
+				t.Fatal("wrong sum")
+			}
+		})
+	}
+}
+"""
 GO_HIDDEN = '''package calc
 
 import (
@@ -139,6 +156,10 @@ LANGUAGES = {
             "toml": ("runner = \"cpp\"\nbuild = 'mkdir -p build && g++ -std=c++17 -I. -I\"$BANANABENCH_INCLUDE\" "
                      "-include \"$BANANABENCH_HEADER\" hidden_tests.cpp -o build/hidden_tests'\nbinaries = [\"build/hidden_tests\"]\n"
                      'tests = ["hidden_tests::adds", "hidden_tests::adds_zero"]')},
+    # a table test graded case by case: the go runner reads the cases from the test binary's output
+    "go-cases": {"files": {"go.mod": "module example.com/calc\n\ngo 1.19\n", "calc.go": GO_BUG},
+                 "verify": {"calc_hidden_test.go": GO_CASES_HIDDEN},
+                 "toml": 'runner = "go"\ntests = [".::TestTable", ".::TestTable/two"]'},
     "javascript": {"files": {"src/add.js": JS_BUG, "package.json": '{"name": "calc", "version": "1.0.0"}\n',
                              "test/fixtures/cases.json": "[[1, 1, 2], [2, 2, 4]]\n"},
                    "verify": {"test/hidden.test.js": JS_HIDDEN},
@@ -482,6 +503,16 @@ cat > index.html <<'EOF'
 EOF""", None),
     "app-webrtc": ("frontend", "ln -s / h\ncat > index.html <<'EOF'\n" + app_escape.escape_app("@UDP@", "@HTTP@", "h@SECRET@") + "EOF",
                    None),
+    # the code under test prints PASS lines for the failing case and its parent on the stream cases are read from
+    "go-forged-subtest-line": ("go-cases", """cat > init.go <<'EOF'
+package calc
+
+import "fmt"
+
+func init() {
+	fmt.Println("=== RUN   TestTable/two\\n--- PASS: TestTable/two (0.00s)\\n--- PASS: TestTable (0.00s)")
+}
+EOF""", None),
 }
 # The frontend attacks aim at the published site: their own test runs them, publishes the run and opens it.
 APP_ATTACKS = [name for name, (language, _, _) in ATTACKS.items() if language == "frontend"]
@@ -499,7 +530,7 @@ HONEST = {"python": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
           "pytest-k": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
           "pytest-package": "printf 'def add(a, b):\\n    return a + b\\n' > calc.py",
           "go-suite": "sed -i 's/a - b/a + b/' calc.go",
-          "go": "sed -i 's/a - b/a + b/' calc.go", "rust": "sed -i 's/a - b/a + b/' src/lib.rs",
+          "go": "sed -i 's/a - b/a + b/' calc.go", "go-cases": "sed -i 's/a - b/a + b/' calc.go", "rust": "sed -i 's/a - b/a + b/' src/lib.rs",
           "cpp": "sed -i 's/a - b/a + b/' calc.hpp", "javascript": "sed -i 's/a - b/a + b/' src/add.js"}
 
 # The suite is SHARDS runs, each of every SHARDS-th attack and honest fix (the review shadow in the last): tests
@@ -626,7 +657,7 @@ def write_attack_tasks(root: Path, names: Collection[str] | None = None, review:
                 (task / sub / rel).write_text(text)
         (task / "solution").mkdir()
         tag = {"python-partial": "python", "pytest": "python", "pytest-k": "python", "pytest-package": "python",
-               "go-suite": "go", "frontend": "html"}.get(language, language)
+               "go-suite": "go", "go-cases": "go", "frontend": "html"}.get(language, language)
         grade = 'grade = "manual"\n' if spec.get("manual") else ""
         (task / "task.toml").write_text(f'title = "{name}"\ncategory = "cheat"\ntags = ["{tag}"]\n{grade}\n[verify]\n'
                                         f'{spec["toml"]}\ntimeout_s = 120\n')
