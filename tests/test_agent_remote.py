@@ -28,7 +28,8 @@ from tests.mock_openai import MockOpenAI, ModelSpec
 from tests.test_agent_e2e import COUNTER, scripted_mock
 from tests.test_agent_sandbox import BOMBS, PROBE, PROXY_ATTACKS, contained_probe
 
-pytestmark = [pytest.mark.slow, pytest.mark.podman, needs_podman, needs_pi,
+# one worker runs them in turn: they share one remote host, whose volumes the first test checks are all gone
+pytestmark = [pytest.mark.slow, pytest.mark.podman, needs_podman, needs_pi, pytest.mark.xdist_group("remote-host"),
               pytest.mark.skipif(not remote_podman.available(), reason="needs root, unshare and podman")]
 REMOTE = "bb-test-remote"
 
