@@ -32,6 +32,7 @@ from tests.test_agent_sandbox import BOMBS, PROBE, PROXY_ATTACKS, contained_prob
 pytestmark = [pytest.mark.slow, pytest.mark.podman, needs_podman, needs_pi, pytest.mark.xdist_group("remote-host"),
               pytest.mark.skipif(not remote_podman.available(), reason="needs root, unshare and podman")]
 REMOTE = "bb-test-remote"
+ESCAPE_OWNER = "escape-test"
 
 
 @pytest.fixture(scope="module")
@@ -77,9 +78,13 @@ def test_a_run_on_a_remote_host_and_this_machine(remote_env, tmp_path: Path):
         folder = results / row.extra["artifacts"]
         assert {p.name for p in folder.iterdir()} >= {"events.jsonl", "changes.diff", "verify.log", "verify.json"}
         assert not [p for p in folder.iterdir() if p.name.startswith(".")]
-    # Nothing of the run is left on the remote host but the copies of the image's files, kept for later runs.
-    left = pm.run(pm.connect(REMOTE), "volume", "ls", "--format", "{{.Name}}").stdout.decode().split()
-    assert left and all(name.startswith("bb-files-") for name in left), left
+    # Nothing of the run is left on the remote host but the copies of the image's files, kept for later runs
+    # (the module's `remote_host`, which another test may have opened first, keeps its own until the module ends).
+    listed = pm.run(pm.connect(REMOTE), "volume", "ls", "--format",
+                    f'{{{{.Name}}}} {{{{index .Labels "{pm.LABEL_OWNER}"}}}}').stdout.decode().splitlines()
+    left = [name for name, _, owner in (line.partition(" ") for line in listed)
+            if name.startswith("bb-files-") or owner != ESCAPE_OWNER]
+    assert left and all(name.startswith("bb-files-") for name in left), listed
     assert not pm.run(pm.connect(REMOTE), "ps", "--all", "--quiet").stdout.strip()
 
 
@@ -96,7 +101,7 @@ def test_bad_connections_are_refused_before_anything_runs(remote_env, tmp_path: 
 
 @pytest.fixture(scope="module")
 def remote_host(remote_env):
-    host = hosts.open_host(REMOTE, 1, image_name=None, owner="escape-test",
+    host = hosts.open_host(REMOTE, 1, image_name=None, owner=ESCAPE_OWNER,
                            resources=Resources(memory="256m", pids=64, cpus=1), workspace_mb=64)
     yield host
     host.close()
