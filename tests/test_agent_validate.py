@@ -17,8 +17,10 @@ from tests.helpers.agent import FIXTURES, needs_podman
 def broken_tasks(tmp_path: Path) -> Path:
     root = tmp_path / "tasks"
     shutil.copytree(FIXTURES, root)
-    # a start state that already passes, and a solution that does not
+    # start states that already pass (a hand-graded app's smoke check too), and a solution that does not
     (root / "smoke" / "hello" / "workspace" / "hello.txt").write_text("hello banana\n")
+    counter = root / "frontend" / "counter"
+    shutil.copy(counter / "solution" / "index.html", counter / "workspace" / "index.html")
     (root / "coding" / "python" / "digit-sum" / "solution" / "digits.py").write_text(
         "def digit_sum(n):\n    return 0\n")
     return root
@@ -29,11 +31,13 @@ def test_validate_native(broken_tasks: Path):
     good = run_cli("agent", "validate", "--native", "--tasks-dir", str(FIXTURES))
     assert good.returncode == 0, good.stdout + good.stderr
     assert "WITHOUT isolation" in good.stderr and "page loads" in good.stdout
-    bad = run_cli("agent", "validate", "--native", "--tasks-dir", str(broken_tasks), "smoke/*", "coding/*")
+    assert "frontend/counter: start state fails in 3 runs" in good.stdout and "1 fail-to-pass" in good.stdout
+    bad = run_cli("agent", "validate", "--native", "--tasks-dir", str(broken_tasks))
     assert bad.returncode == 2
     assert "FAIL smoke/hello: start state PASSES" in bad.stdout
+    assert "FAIL frontend/counter: start state PASSES" in bad.stdout and "page loads" in bad.stdout
     assert "FAIL coding/python/digit-sum" in bad.stdout and "solution FAILS" in bad.stdout
-    assert "0/2 task(s) valid" in bad.stderr
+    assert "0/3 task(s) valid" in bad.stderr
 
 
 @pytest.mark.slow

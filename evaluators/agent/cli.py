@@ -130,8 +130,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                          description="Each selected task must fail on its start state and pass with solution/, "
                                      "each side verified --runs times: every expected test proven fail-to-pass or "
                                      "pass-to-pass, none flaky, at least one fail-to-pass "
-                                     "(manual tasks: the solution's smoke check passes and its page loads "
-                                     "without errors). Uses podman; --native runs on the host WITHOUT isolation "
+                                     "(manual tasks: their smoke check proven the same way, and the solution's "
+                                     "page loads without errors). Uses podman; --native runs on the host WITHOUT isolation "
                                      "(trusted tasks only).")
     p.add_argument("globs", nargs="*", metavar="GLOB", help="task ids (globs); default all")
     p.add_argument("--tasks-dir", metavar="DIR", default=None)

@@ -2,8 +2,9 @@
 
 Both sides go through the task's runner exactly as an attempt's verification does, so a task is
 valid only when its solution makes every expected test pass in the runner's own record (and the
-start state does not). For manual (frontend) tasks the automated part is a smoke check: with the
-solution, the smoke grader passes and the page builds and loads without page or console errors.
+start state does not). For manual (frontend) tasks the automated part is a smoke check, proven like any
+test list (the start state fails it, the solution passes it), and with the solution the page builds and loads
+without page or console errors.
 With podman the checks run in sandbox containers; `--native` runs them on the host without
 isolation, which is only acceptable for trusted tasks (the task's own commands run as you).
 Each side runs `runs` times (3 by default) and testproof.py classifies every test from those runs: the
@@ -74,10 +75,9 @@ class Validation:
         if self.problem:
             return False
         assert self.solution is not None and self.start is not None
-        if self.manual:
-            page = self.solution.page
-            return self.solution.passed and bool(page.get("loaded")) and not page.get("page_errors") \
-                and not page.get("console_errors")
+        page = self.solution.page
+        if self.manual and not (page.get("loaded") and not page.get("page_errors") and not page.get("console_errors")):
+            return False
         return self.solution.passed and self.start.failed and not self.unproven \
             and not (self.mutation and self.mutation.problem)
 
@@ -88,11 +88,11 @@ class Validation:
         start, solution = self.start.run.verdict, self.solution.run.verdict
         runs = len(self.solution.runs)
         times = f" in {runs} runs" if runs > 1 else ""
-        parts = [] if self.manual else [f"start state {'fails' if self.start.failed else 'PASSES'}{times} ({start.reason})"]
+        parts = [f"start state {'fails' if self.start.failed else 'PASSES'}{times} ({start.reason})"]
         parts.append(f"solution {'passes' if self.solution.passed else 'FAILS'}{times} ({solution.reason})")
         if solution.unexpected:
             parts.append(f"{len(solution.unexpected)} recorded test(s) not expected (not graded)")
-        if self.proof is not None and not self.manual:
+        if self.proof is not None:
             proof = self.proof
             parts.append(f"proven: {len(proof.fail_to_pass)} fail-to-pass, {len(proof.pass_to_pass)} pass-to-pass")
             if proof.unrun:
@@ -208,11 +208,10 @@ def validate_task(task: datasets.Task, runner: NativeRunner | PodmanRunner, owne
         if owner_ids is not None:
             chown_tree(start, *owner_ids)
             chown_tree(solution, *owner_ids)
-        n = 1 if task.manual else runs  # a hand-graded app's smoke check proves no fix
-        start_check = Check([runner.verify(start, start, task, tmp_path / f"stage-start-{i}") for i in range(n)])
+        start_check = Check([runner.verify(start, start, task, tmp_path / f"stage-start-{i}") for i in range(runs)])
         # The first solution run records which files the hidden tests read (for the mutation check).
         solution_check = Check([runner.verify(solution, start, task, tmp_path / f"stage-solution-{i}",
-                                              watch_reads=i == 0) for i in range(n)])
+                                              watch_reads=i == 0) for i in range(runs)])
         if task.screenshot is not None:
             solution_check.page = runner.screenshot(solution, task, tmp_path / "shots")
         mutated = None
@@ -227,7 +226,7 @@ def validate_task(task: datasets.Task, runner: NativeRunner | PodmanRunner, owne
 
 def judge(task: datasets.Task, result: Validation) -> None:
     """Classify the tests from both sides' records and say which expected tests are not proven."""
-    if result.start is None or result.solution is None or task.manual:
+    if result.start is None or result.solution is None:
         return
     result.proof = testproof.prove([r.records for r in result.start.runs], [r.records for r in result.solution.runs])
     result.unproven = result.proof.problems(task.verify)
