@@ -365,6 +365,10 @@ def test_published_app_files_run_no_script_and_send_nothing(browser, published_s
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     origin = f"http://127.0.0.1:{server.server_address[1]}/"
+    # Every address in its own context, all loaded before one wait past the apps' meta refresh (1 s): the
+    # app says it ran on the console, as its text in the frame is gone once the refresh navigates the frame to
+    # a blocked page (on a loaded machine that can come before a look at it).
+    opened = []
     try:
         for path in published:
             for address in (path.as_uri(), origin + path.relative_to(site).as_posix()):
@@ -383,20 +387,21 @@ def test_published_app_files_run_no_script_and_send_nothing(browser, published_s
                 context.route("**/*", route)
                 page = context.new_page()
                 page.on("dialog", lambda d, dialogs=dialogs: (dialogs.append(d.message), d.dismiss()))
-                # The app says it ran on the console: its text in the frame is gone once its meta refresh (1 s)
-                # navigates the frame to a blocked page, which on a loaded machine can come before a look at it.
                 page.on("console", lambda m, logged=logged: logged.append(m.text))
                 page.goto(address, wait_until="load")
-                if path in apps:
-                    page.wait_for_timeout(1500)        # past the app's meta refresh
-                    for _ in range(100):
-                        if "app ran" in logged:
-                            break
-                        page.wait_for_timeout(100)
-                    assert "app ran" in logged, address   # the app itself does run, sandboxed
-                title = page.title()
-                context.close()
-                assert outside == [] and dialogs == [], (address, outside, dialogs)
-                assert "PWNED" not in title, address
+                opened.append((path, address, context, page, outside, dialogs, logged))
+        page.wait_for_timeout(1500)                    # past the apps' meta refresh
+        for path, address, _context, page, outside, dialogs, logged in opened:
+            if path in apps:
+                for _ in range(100):
+                    if "app ran" in logged:
+                        break
+                    page.wait_for_timeout(100)
+                assert "app ran" in logged, address   # the app itself does run, sandboxed
+            title = page.title()
+            assert outside == [] and dialogs == [], (address, outside, dialogs)
+            assert "PWNED" not in title, address
     finally:
+        for opened_context in (o[2] for o in opened):
+            opened_context.close()
         server.shutdown()
