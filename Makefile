@@ -5,14 +5,10 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
-# xdist workers (0 runs in one process). `make test`: one per core and one more, which takes the CPU time the
-# others leave while they wait on podman, Chromium or a lock (2 cores: idle 10% -> 2%, pytest 907 s -> 856 s).
-# `make check`'s tests wait on nothing: one per core (2 cores: 154 s, against 171 s with three).
-WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
-CHECK_WORKERS ?= auto
-# loadgroup keeps each xdist_group on one worker; --no-loadscope-reorder keeps the slowest-first order of
-# tests/durations.json (else groups go by their size).
-PYTEST := $(PY) -m pytest --dist loadgroup --no-loadscope-reorder --durations=25
+# xdist workers (`auto`: one per core; 0 runs in one process). loadgroup keeps each xdist_group on one worker;
+# --no-loadscope-reorder keeps the slowest-first order of tests/durations.json (else groups go by their size).
+WORKERS ?= auto
+PYTEST := $(PY) -m pytest -n $(WORKERS) --dist loadgroup --no-loadscope-reorder --durations=25
 
 PI_DIR := evaluators/agent/pi
 PI_STAMP := $(PI_DIR)/node_modules/.package-lock.json
@@ -51,13 +47,13 @@ demo: system-deps venv pi
 test: system-deps venv pi
 	$(VENV)/bin/bananabench doctor
 	$(VENV)/bin/ruff check evaluators tests benchmarks
-	$(PYTEST) -n $(WORKERS) $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
 
 ## The inner loop: ruff, the generated docs, every test not marked slow, podman, browser or real.
 check: venv
 	$(VENV)/bin/ruff check evaluators tests benchmarks
 	$(PY) -m evaluators.docs --check
-	$(PYTEST) -n $(CHECK_WORKERS) -m "not slow and not podman and not browser and not real" $(PYTEST_ARGS)
+	$(PYTEST) -m "not slow and not podman and not browser and not real" $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check evaluators tests benchmarks
