@@ -24,7 +24,7 @@ from evaluators.agent.grading.verification import verify_native
 from evaluators.agent.grading.verifyspec import parse
 from evaluators.core.errors import BadInput
 from tests.conftest import run_cli
-from tests.helpers.agent import write_task
+from tests.helpers.agent import FORGED_SUBTEST_PASS_GO, write_task
 
 needs_go = pytest.mark.skipif(shutil.which("go") is None, reason="needs the go toolchain")
 
@@ -179,15 +179,6 @@ def test_counts_of_target_tests_go_by_cases_while_the_verdict_needs_the_parents_
     assert testproof.without_cases_of_listed(both, "go") == [".::TestA", ".::TestB/z", "p/q::TestC/w"]
 
 
-FORGER = """package calc
-
-import "fmt"
-
-// code under test, written by the agent: it claims the failing case passed, on the stream the runner reads
-func init() {
-	fmt.Println("=== RUN   TestTable/two\\n--- PASS: TestTable/two (0.00s)\\n--- PASS: TestTable (0.00s)")
-}
-"""
 
 
 @needs_go
@@ -200,7 +191,7 @@ def test_a_forged_subtest_line_earns_no_pass(task_root: Path, tmp_path: Path):
             "tests = []", 'tests = [".::TestTable", ".::TestTable/two"]'))
     task = load_task(task_root / "coding/go/cases", task_root)
     workspace = shutil.copytree(task.dir / "workspace", tmp_path / "workspace")
-    (workspace / "forge.go").write_text(FORGER)
+    (workspace / "forge.go").write_text(FORGED_SUBTEST_PASS_GO)
     run = verify_native(task, workspace, task.dir / "workspace", tmp_path / "stage")
     assert "--- PASS: TestTable/two" in run.log, run.log[-2000:]  # the forgery reached the stream
     assert run.records[".::TestTable/two"].outcome == "failed" and run.records[".::TestTable"].outcome == "failed"

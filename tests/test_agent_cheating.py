@@ -26,7 +26,7 @@ import pytest
 from evaluators.store.store import Store
 from tests.conftest import run_cli
 from tests.helpers import app_escape
-from tests.helpers.agent import call, needs_pi, needs_podman, say
+from tests.helpers.agent import FORGED_SUBTEST_PASS_GO, call, needs_pi, needs_podman, say
 from tests.mock_openai import MockOpenAI, ModelSpec, Rule
 
 pytestmark = [pytest.mark.slow, pytest.mark.podman, needs_podman, needs_pi]
@@ -504,15 +504,7 @@ EOF""", None),
     "app-webrtc": ("frontend", "ln -s / h\ncat > index.html <<'EOF'\n" + app_escape.escape_app("@UDP@", "@HTTP@", "h@SECRET@") + "EOF",
                    None),
     # the code under test prints PASS lines for the failing case and its parent on the stream cases are read from
-    "go-forged-subtest-line": ("go-cases", """cat > init.go <<'EOF'
-package calc
-
-import "fmt"
-
-func init() {
-	fmt.Println("=== RUN   TestTable/two\\n--- PASS: TestTable/two (0.00s)\\n--- PASS: TestTable (0.00s)")
-}
-EOF""", None),
+    "go-forged-subtest-line": ("go-cases", "cat > init.go <<'EOF'\n" + FORGED_SUBTEST_PASS_GO + "EOF", None),
 }
 # The frontend attacks aim at the published site: their own test runs them, publishes the run and opens it.
 APP_ATTACKS = [name for name, (language, _, _) in ATTACKS.items() if language == "frontend"]

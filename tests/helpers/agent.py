@@ -28,6 +28,17 @@ def pi_ready() -> bool:
 needs_podman = pytest.mark.skipif(not podman_ready(), reason="podman is not installed (make system-deps)")
 needs_pi = pytest.mark.skipif(not pi_ready(), reason="Pi is not installed (make pi)")
 
+# Agent code in a Go package `calc` that claims the failing case `TestTable/two` and its parent passed, on the
+# stream the go runner reads subtest outcomes from (tests/test_agent_case_ids.py natively, the cheating suite in podman).
+FORGED_SUBTEST_PASS_GO = """package calc
+
+import "fmt"
+
+func init() {
+	fmt.Println("=== RUN   TestTable/two\\n--- PASS: TestTable/two (0.00s)\\n--- PASS: TestTable (0.00s)")
+}
+"""
+
 
 def call(name: str, **arguments: Any) -> Reply:
     """A model reply that makes one tool call."""
