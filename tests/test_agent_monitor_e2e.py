@@ -63,9 +63,12 @@ def test_every_stuck_condition(tmp_path: Path):
     for name, (limits, _) in scenarios.items():
         write_task(tasks, f"smoke/{name}", prompt=f"SCENARIO-{name.upper()}: write done.txt", agent=limits)
     results = tmp_path / "results"
+    # The run's limits come from a config file, which a task's [agent] section overrides (flags would override it).
+    config = tmp_path / "bench.toml"
+    config.write_text("[limits]\nidle_s = 20\ntimeout_s = 60\n")
     with _mock(*(rule for _, rule in scenarios.values())) as mock:
         proc = run_cli("agent", "run", "--name", "stuck-model", "--base-url", mock.base_url, "--results",
-                       str(results), "--tasks-dir", str(tasks), "--idle-s", "20", "--timeout-s", "60")
+                       str(results), "--tasks-dir", str(tasks), "--config", str(config))
     assert proc.returncode == 0, proc.stderr
     assert mock.max_in_flight == 2          # two attempts at once: the server's two slots
     run, attempts = _attempts(results)
@@ -75,6 +78,8 @@ def test_every_stuck_condition(tmp_path: Path):
         "idle": ("stuck", "idle"), "runaway": ("stuck", "runaway"), "toolcap": ("stuck", "tool_calls"),
         "clock": ("timeout", "timeout"),
     }
+    assert attempts["smoke/idle"].extra["monitor_detail"].endswith(" for 3 s")       # the task's limits, not the run's
+    assert attempts["smoke/clock"].extra["monitor_detail"] == "wall clock passed 4 s"
     for a in attempts.values():
         assert a.score == 0.0 and a.correct is False
         assert not (results / a.extra["artifacts"] / "verify.log").exists()   # verification skipped
