@@ -286,8 +286,17 @@ def test_validate_native(task_id: str, tmp_path: Path):
 @pytest.mark.browser
 @needs_podman
 def test_quick_subset_validates_in_podman():
-    quick = sorted(i for i, t in BY_ID.items() if "quick" in t.tags)
-    # One run per side, whatever the ledger holds: this proves the sandbox path; the three-run proofs are the ledger's.
+    """One quick task of each kind (runner, start files from a repository or a folder, graded by hand or not), the
+    one the ledger recorded as fastest, proven once per side whatever the ledger holds: this proves each sandbox
+    path; the three-run proofs of every task are the ledger's."""
+    seconds = {task: entry["seconds"] for task, entry in Ledger(TASKS).entries.items()}
+    kinds: dict[tuple, list[str]] = {}
+    for task_id, task in BY_ID.items():
+        if "quick" in task.tags:
+            kinds.setdefault((task.verify.runner, task.repo is None, task.manual), []).append(task_id)
+    quick = sorted(min(ids, key=lambda i: (seconds.get(i, float("inf")), i)) for ids in kinds.values())
+    assert {r for r, _, _ in kinds} == {t.verify.runner for t in BY_ID.values()}     # every runner is among them
+    assert {(repo, manual) for _, repo, manual in kinds} >= {(True, False), (False, False), (True, True)}
     out = run_cli("agent", "validate", "--json", "--runs", "1", "--force", *quick)
     assert out.returncode == 0, out.stdout + out.stderr
     rows = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
