@@ -365,43 +365,58 @@ def test_published_app_files_run_no_script_and_send_nothing(browser, published_s
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     origin = f"http://127.0.0.1:{server.server_address[1]}/"
-    # Every address in its own context, all loaded before one wait past the apps' meta refresh (1 s): the
+    # Every app address in its own context, all loaded before one wait past the apps' meta refresh (1 s): the
     # app says it ran on the console, as its text in the frame is gone once the refresh navigates the frame to
-    # a blocked page (on a loaded machine that can come before a look at it).
+    # a blocked page (on a loaded machine that can come before a look at it). The media (checked PNGs, no
+    # script) share one context, opened one after another.
     opened = []
+
+    def watched(context):
+        outside, dialogs, logged = [], [], []
+
+        def route(r):
+            u = r.request.url
+            if u.startswith((origin, "data:", "about:")) or (u.startswith("file:") and
+                                                              Path(unquote(urlparse(u).path)).resolve().is_relative_to(site)):
+                r.continue_()
+            else:
+                outside.append(u)
+                r.abort()
+
+        context.route("**/*", route)
+        page = context.new_page()
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.on("console", lambda m: logged.append(m.text))
+        return page, outside, dialogs, logged
+
+    def addresses(path):
+        return (path.as_uri(), origin + path.relative_to(site).as_posix())
+
+    contexts = []
     try:
-        for path in published:
-            for address in (path.as_uri(), origin + path.relative_to(site).as_posix()):
-                outside, dialogs, logged = [], [], []
-
-                def route(r, outside=outside):
-                    u = r.request.url
-                    if u.startswith((origin, "data:", "about:")) or (u.startswith("file:") and
-                                                                      Path(unquote(urlparse(u).path)).resolve().is_relative_to(site)):
-                        r.continue_()
-                    else:
-                        outside.append(u)
-                        r.abort()
-
-                context = browser.new_context()
-                context.route("**/*", route)
-                page = context.new_page()
-                page.on("dialog", lambda d, dialogs=dialogs: (dialogs.append(d.message), d.dismiss()))
-                page.on("console", lambda m, logged=logged: logged.append(m.text))
+        for path in apps:
+            for address in addresses(path):
+                contexts.append(browser.new_context())
+                page, outside, dialogs, logged = watched(contexts[-1])
                 page.goto(address, wait_until="load")
-                opened.append((path, address, context, page, outside, dialogs, logged))
+                opened.append((address, page, outside, dialogs, logged))
         page.wait_for_timeout(1500)                    # past the apps' meta refresh
-        for path, address, _context, page, outside, dialogs, logged in opened:
-            if path in apps:
-                for _ in range(100):
-                    if "app ran" in logged:
-                        break
-                    page.wait_for_timeout(100)
-                assert "app ran" in logged, address   # the app itself does run, sandboxed
-            title = page.title()
+        for address, page, outside, dialogs, logged in opened:
+            for _ in range(100):
+                if "app ran" in logged:
+                    break
+                page.wait_for_timeout(100)
+            assert "app ran" in logged, address   # the app itself does run, sandboxed
             assert outside == [] and dialogs == [], (address, outside, dialogs)
-            assert "PWNED" not in title, address
+            assert "PWNED" not in page.title(), address
+        contexts.append(browser.new_context())
+        page, outside, dialogs, _ = watched(contexts[-1])
+        for path in published:
+            if path not in apps:
+                for address in addresses(path):
+                    page.goto(address, wait_until="load")
+                    assert outside == [] and dialogs == [] and "PWNED" not in page.title(), (address, outside, dialogs)
     finally:
-        for opened_context in (o[2] for o in opened):
-            opened_context.close()
+        for context in contexts:
+            context.close()
         server.shutdown()
