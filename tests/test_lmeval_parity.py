@@ -18,7 +18,7 @@ SCRIPT = REPO / "benchmarks" / "lmeval_parity.py"
 def parity(tmp_path, *args: str) -> dict:
     env = cli_env({"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_DATASETS_CACHE": str(tmp_path / "ds")})
     proc = subprocess.run([sys.executable, str(SCRIPT), "--rounds", "1", "--no-warmup", "--backends", "hf",
-                           "--threads", "2", *args], env=env, capture_output=True, text=True, timeout=1800, cwd=REPO)
+                           "--threads", "1", *args], env=env, capture_output=True, text=True, timeout=1800, cwd=REPO)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout)
 

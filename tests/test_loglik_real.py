@@ -50,7 +50,7 @@ def predictions(results: dict, sizes: list[int]) -> list[int]:
 
 @pytest.fixture(scope="module")
 def q4(real_model):
-    with GGUFBackend(real_model["gguf"], threads=2) as backend:
+    with GGUFBackend(real_model["gguf"], threads=1) as backend:
         yield backend
 
 
@@ -71,7 +71,7 @@ def test_a_real_30_layer_model_loads_with_the_exact_settings_verified(q4, real_m
 def test_loglik_run_with_the_gguf_backend_on_a_real_model(real_model, tmp_path, bench):
     data = SAMPLES / ("base-bench" if bench == "base-bench" else "base-evals")
     proc = run_cli("loglik", "run", "--bench", bench, "--data", str(data), "--backend", "gguf",
-                   "--model", real_model["gguf"], "--name", "smol", "--threads", "2", "--results", str(tmp_path),
+                   "--model", real_model["gguf"], "--name", "smol", "--threads", "1", "--results", str(tmp_path),
                    "--json", timeout=900)
     assert proc.returncode == 0, proc.stderr
     runs = json.loads(proc.stdout)["runs"]
@@ -93,7 +93,7 @@ def test_scores_do_not_depend_on_order_batch_mates_threads_or_call_size(real_mod
     random.Random(0).shuffle(order)
     shuffled = {order[j]: r for j, r in q4.loglikelihood([reqs[i] for i in order])}
     alone = {i: dict(q4.loglikelihood([reqs[i]]))[0] for i in range(0, len(reqs), 9)}
-    with GGUFBackend(real_model["gguf"], threads=1, n_batch=7, n_ctx=1024) as other:
+    with GGUFBackend(real_model["gguf"], threads=2, n_batch=7, n_ctx=1024) as other:
         other_layout = dict(other.loglikelihood(reqs[::3]))
     for i, result in shuffled.items():  # bitwise: the same floats, not merely close ones
         assert result.token_logprobs == expected[i].token_logprobs
@@ -112,7 +112,7 @@ def test_gguf_and_server_teacher_forcing_agree_and_the_server_ignores_concurrenc
     reqs, sizes, expected = q4_scores
     n = sum(sizes[:8])  # the first eight items: Base Bench-format ones (long continuations)
     subset = reqs[:n]
-    with LlamaServer(real_model["gguf"], n_ctx=4 * 1024, parallel=4, exact=True, threads=2) as server:
+    with LlamaServer(real_model["gguf"], n_ctx=4 * 1024, parallel=4, exact=True, threads=1) as server:
         four = ServerLoglikBackend.connect(server.base_url)
         assert four.method == "teacher_forcing" and four.workers == 4
         got = dict(four.loglikelihood(subset))
@@ -144,12 +144,12 @@ def test_transformers_on_the_dequantised_weights_equals_llama_cpp_on_a_float32_g
     from evaluators.models.realmodel import real_gguf_f32
 
     f32 = real_gguf_f32(Path(real_hf_model["gguf"]).parent)["gguf_f32"]
-    with GGUFBackend(f32, threads=2) as gguf:
+    with GGUFBackend(f32, threads=1) as gguf:
         reqs, sizes = sample_requests(gguf)
         reqs = reqs[:sum(sizes[:10])]
         expected = dict(gguf.loglikelihood(reqs))
         probe = gguf.tokenize(" The café, 日本 🍌")
-    with HFBackend(real_hf_model["hf"], device="cpu", dtype="float32", threads=2) as hf:
+    with HFBackend(real_hf_model["hf"], device="cpu", dtype="float32", threads=1) as hf:
         assert hf.tokenize(" The café, 日本 🍌") == probe
         got = dict(hf.loglikelihood(reqs))
         shuffled = {len(reqs) - 1 - i: r for i, r in hf.loglikelihood(reqs[::-1])}
