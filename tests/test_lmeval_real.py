@@ -65,7 +65,7 @@ def test_lm_eval_through_the_shim_gets_our_server_log_likelihoods(real_model, tm
 
     tasks, items = task_folder(tmp_path)
     results, out = tmp_path / "results", tmp_path / "lm-eval-out"
-    with LlamaServer(real_model["gguf"], n_ctx=4096, parallel=2, exact=True, threads=1, alias="smol") as server, \
+    with LlamaServer(real_model["gguf"], n_ctx=4096, parallel=2, exact=True, threads=2, alias="smol") as server, \
             Shim(server.base_url) as shim:
         proc = lm_eval("--model", "local-completions", "--model_args",
                        f"base_url={shim.base_url}/v1/completions,model=smol,tokenizer_backend=remote,"

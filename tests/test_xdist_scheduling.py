@@ -26,9 +26,11 @@ RECORD = {"suite/test_b.py::test_b_slow": 30, "suite/test_b.py::test_b_mid": 5, 
 
 
 def pytest_in(root: Path, *args: str) -> subprocess.CompletedProcess:
+    """A real pytest on the small suite under `root`; its temporary folders stay there too (without --basetemp it
+    would number one under the system's temp folder and clear out old ones: the outer run's, seconds of deleting)."""
     (root / "pytest.ini").touch()
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.helpers.slowest_first", "-p",
-                           "tests.helpers.xdist_groups", "-p", "no:cacheprovider",
+                           "tests.helpers.xdist_groups", "-p", "no:cacheprovider", "--basetemp", str(root / "tmp"),
                            "-c", str(root / "pytest.ini"), "--rootdir", str(root), *args], cwd=root, text=True,
                           capture_output=True, timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)})
 
