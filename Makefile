@@ -15,12 +15,10 @@ PI_STAMP := $(PI_DIR)/node_modules/.package-lock.json
 
 .PHONY: demo test check setup venv system-deps doctor lint docs clean-venv pi validate-tasks
 
-# --no-compile: bytecode is written when a module is first imported, so only for what runs (the whole install's
-# bytecode took 52 s of the 101 s install on the 2-core machine).
 $(STAMP): pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet --no-compile -c requirements/constraints.txt -e '.[dev]'
+	$(PIP) install --quiet -c requirements/constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 venv: $(STAMP)
