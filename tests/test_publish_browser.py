@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urldefrag, urlparse
 
 import pytest
@@ -32,16 +33,19 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 class Watch:
     """Everything a page does that a static site must not: outside requests, dialogs, errors."""
 
-    def __init__(self, site: Path):
+    def __init__(self, site: Path, origin: str | None = None):
         self.site = site.resolve()
+        self.origin = origin  # where the site is also served over HTTP, if it is
         self.outside: list[str] = []
         self.dialogs: list[str] = []
         self.errors: list[str] = []
+        self.logged: list[str] = []  # every console message
 
     def route(self, route):
         url = route.request.url
         parsed = urlparse(url)
-        inside = parsed.scheme == "file" and Path(unquote(parsed.path)).resolve().is_relative_to(self.site)
+        inside = (parsed.scheme == "file" and Path(unquote(parsed.path)).resolve().is_relative_to(self.site)) or \
+            (self.origin is not None and url.startswith(self.origin))
         if inside or parsed.scheme in ("data", "blob", "about"):
             route.continue_()
         else:
@@ -53,9 +57,14 @@ class Watch:
         return [e for e in self.errors if "/apps/" not in e.split(": ", 1)[0]]
 
     def attach(self, page):
+        def console(message):
+            self.logged.append(message.text)
+            if message.type == "error":
+                self.errors.append(f"{page.url}: {message.text}")
+
         page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
-        page.on("console", lambda m: m.type == "error" and self.errors.append(f"{page.url}: {m.text}"))
+        page.on("console", console)
 
 
 @pytest.fixture(scope="module")
@@ -371,23 +380,12 @@ def test_published_app_files_run_no_script_and_send_nothing(browser, published_s
     # script) share one context, opened one after another.
     opened = []
 
-    def watched(context):
-        outside, dialogs, logged = [], [], []
-
-        def route(r):
-            u = r.request.url
-            if u.startswith((origin, "data:", "about:")) or (u.startswith("file:") and
-                                                              Path(unquote(urlparse(u).path)).resolve().is_relative_to(site)):
-                r.continue_()
-            else:
-                outside.append(u)
-                r.abort()
-
-        context.route("**/*", route)
+    def watched(context) -> tuple[Any, Watch]:
+        watch = Watch(site, origin)
+        context.route("**/*", watch.route)
         page = context.new_page()
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        page.on("console", lambda m: logged.append(m.text))
-        return page, outside, dialogs, logged
+        watch.attach(page)
+        return page, watch
 
     def addresses(path):
         return (path.as_uri(), origin + path.relative_to(site).as_posix())
@@ -397,25 +395,26 @@ def test_published_app_files_run_no_script_and_send_nothing(browser, published_s
         for path in apps:
             for address in addresses(path):
                 contexts.append(browser.new_context())
-                page, outside, dialogs, logged = watched(contexts[-1])
+                page, watch = watched(contexts[-1])
                 page.goto(address, wait_until="load")
-                opened.append((address, page, outside, dialogs, logged))
+                opened.append((address, page, watch))
         page.wait_for_timeout(1500)                    # past the apps' meta refresh
-        for address, page, outside, dialogs, logged in opened:
+        for address, page, watch in opened:
             for _ in range(100):
-                if "app ran" in logged:
+                if "app ran" in watch.logged:
                     break
                 page.wait_for_timeout(100)
-            assert "app ran" in logged, address   # the app itself does run, sandboxed
-            assert outside == [] and dialogs == [], (address, outside, dialogs)
+            assert "app ran" in watch.logged, address   # the app itself does run, sandboxed
+            assert watch.outside == [] and watch.dialogs == [], (address, watch.outside, watch.dialogs)
             assert "PWNED" not in page.title(), address
         contexts.append(browser.new_context())
-        page, outside, dialogs, _ = watched(contexts[-1])
+        page, watch = watched(contexts[-1])
         for path in published:
             if path not in apps:
                 for address in addresses(path):
                     page.goto(address, wait_until="load")
-                    assert outside == [] and dialogs == [] and "PWNED" not in page.title(), (address, outside, dialogs)
+                    assert watch.outside == [] and watch.dialogs == [] and "PWNED" not in page.title(), \
+                        (address, watch.outside, watch.dialogs)
     finally:
         for context in contexts:
             context.close()
