@@ -151,7 +151,7 @@ def real_model() -> dict:
 
 @pytest.fixture(scope="session")
 def real_hf_model() -> dict:
-    """`real_model` plus `hf`: its float32 transformers copy (dequantised once, about 40 s)."""
+    """`real_model` plus `hf`: its float32 transformers copy (dequantised once, about 11 s)."""
     from evaluators.models.realmodel import real_hf
 
     return real_hf(REPO / ".cache" / "real-model")

