@@ -15,11 +15,11 @@ PI_STAMP := $(PI_DIR)/node_modules/.package-lock.json
 
 .PHONY: demo test check setup venv system-deps doctor lint docs clean-venv pi validate-tasks
 
-# uv installs what pip would (the same pins and files: `pip freeze` of the two venvs is equal) in a third of the
-# time: it downloads and unpacks in parallel and compiles the bytecode on every core (a fresh 2-core machine: 34 s,
-# pip 101 s). It reads no pip.conf, so it is given pip's find-links (where a machine keeps the torch CPU wheel)
-# and the system's certificates (which pip.conf may name for a TLS-inspecting proxy). pip stays in the venv: the
-# wheel test and the real model's download use it.
+# uv installs what pip would (the same pins and files: `pip freeze` of the two venvs is equal) in half the time:
+# it downloads and unpacks in parallel and compiles the bytecode on every core (`make venv` on a 2-core machine
+# with empty caches: 48 s, pip 101 s). It reads no pip.conf, so it is given pip's find-links (where a machine keeps
+# the torch CPU wheel) and the system's certificates (which pip.conf may name for a TLS-inspecting proxy). pip
+# stays in the venv: the wheel test and the real model's download use it.
 $(STAMP): pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet -c requirements/constraints.txt uv
