@@ -21,6 +21,9 @@ packages=(
   golang-go rustc cargo g++ make python3 python3-venv python3-pytest librust-serde-dev git patch
   # llama.cpp in the xllamacpp wheel links OpenMP.
   libgomp1
+  # `make venv` runs uv with the system's certificates (it reads no pip.conf, where a machine behind a
+  # TLS-inspecting proxy names its CA); a minimal Debian has none, and no package above depends on them.
+  ca-certificates
 )
 missing=()
 for pkg in "${packages[@]}"; do

@@ -66,3 +66,9 @@ def test_every_package_a_fix_names_is_installed_by_make_system_deps():
     assert named <= _system_deps_packages(), named - _system_deps_packages()
     proc = subprocess.run([str(REPO / "scripts" / "system-deps.sh")], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "installing" not in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_make_venv_trusts_only_certificates_that_make_system_deps_installs():
+    recipe = (REPO / "Makefile").read_text()
+    assert "--system-certs" in recipe       # uv reads no pip.conf; it is told to use the system's store
+    assert "ca-certificates" in _system_deps_packages()

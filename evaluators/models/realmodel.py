@@ -190,7 +190,8 @@ def _gguf_read_once() -> Iterator[None]:
 
     transformers reads the file three times (config, weights, tokenizer; ~4 s each for this model's 49k-entry
     vocabulary) and builds `gguf.get_tensor_name_map` once per module (397 times, ~6 s); it imports both from
-    `gguf` when called, so memoising them there for the build halves it. Both are only read."""
+    `gguf` when called, so memoising them there for the build halves it. Both are only read, so another thread
+    that opens a GGUF meanwhile shares a reader and still reads the right values."""
     import gguf
 
     reader, name_map = gguf.GGUFReader, gguf.get_tensor_name_map
