@@ -52,8 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--threads", type=cliargs.positive_int, default=None, metavar="N",
                    help="CPU threads (default: llama.cpp's choice)")
     p.add_argument("--exact", action="store_true",
-                   help="flash attention off and a float32 K/V cache, for log-prob scoring that matches "
-                        "transformers (slower, more memory)")
+                   help="flash attention off, a float32 K/V cache and no prompt cache in host memory, for "
+                        "log-prob scoring that matches transformers (slower, more memory)")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                    help="any further llama.cpp parameter by its CommonParams field name, e.g. "
                         "--set n_gpu_layers=99 --set sampling.top_k=1 (repeatable)")

@@ -191,7 +191,7 @@ def test_discover_waits_while_the_model_loads():
 
 
 def test_generate_concurrency_is_bounded_by_slots():
-    with MockOpenAI(models=[ModelSpec(slots=3)], default=Reply(content="ok", delay_s=0.15)) as mock:
+    with MockOpenAI(models=[ModelSpec(slots=3)], default=Reply(content="ok", delay_s=0.5)) as mock:
         backend = ServerBackend(discover(mock.base_url), retry=FAST)
         results = dict(backend.generate([ask(f"q{i}") for i in range(9)]))
     assert sorted(results) == list(range(9)) and all(r.text == "ok" for r in results.values())

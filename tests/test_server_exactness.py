@@ -35,14 +35,15 @@ def test_a_server_reports_its_attention_settings_and_an_inexact_one_makes_the_ru
     assert artifact["extra"]["exactness"]["exact"] is exact
     if exact:
         assert artifact["extra"]["exactness"]["settings"] == {"flash_attn": "disabled", "cache_type_k": "f32",
-                                                              "cache_type_v": "f32"}
+                                                              "cache_type_v": "f32", "cache_ram_mib": "0"}
         assert not any("server" in r for r in reasons)
         assert "models serve" not in proc.stderr
     else:
         assert artifact["extra"]["exactness"]["settings"] == {"flash_attn": "auto", "cache_type_k": "f16",
-                                                              "cache_type_v": "f16"}
+                                                              "cache_type_v": "f16", "cache_ram_mib": "8192"}
         [why] = [r for r in reasons if "server" in r]
         assert "flash_attn auto (exact: disabled)" in why and "cache_type_k f16 (exact: f32)" in why
+        assert "cache_ram_mib 8192 (exact: 0)" in why
         assert not stored.official and why in stored.extra["official_reasons"]
         hint = [line for line in proc.stderr.splitlines() if "bananabench models serve" in line]
         assert len(hint) == 1 and "--exact" in hint[0]
@@ -64,3 +65,13 @@ def test_a_server_that_reports_nothing_is_not_taken_as_exact():
     vllm = ServerInfo(base_url="http://x", mode="openai", model_id="m", model_choice="the only model", ctx=1,
                       ctx_source="--ctx", n_slots=1)
     assert inexact_reasons(vllm) == []
+
+
+def test_a_server_started_before_the_prompt_cache_setting_was_reported_is_not_taken_as_exact():
+    from evaluators.models.llamacpp_launcher import ATTENTION_KEY
+
+    older = {"flash_attn": "disabled", "cache_type_k": "f32", "cache_type_v": "f32"}
+    info = ServerInfo(base_url="http://x", mode="single", model_id="m", model_choice="the only model", ctx=1,
+                      ctx_source="--ctx", n_slots=1, props={"ui_settings": {ATTENTION_KEY: older}})
+    assert reported_settings(info.props) == older
+    assert inexact_reasons(info) == ["the llama.cpp server is not exact: cache_ram_mib not reported (exact: 0)"]

@@ -136,3 +136,30 @@ def test_a_target_missing_from_the_distribution_is_refused(tiny_model, gguf):
         assert backend.method == "teacher_forcing" and backend.banned == [5, 6]
         with pytest.raises(Refused, match=f"left token {first} out"):
             list(backend.loglikelihood(reqs))
+
+
+def test_no_reply_leaves_the_plan_on_an_exact_server_and_a_prompt_cache_in_memory_would_move_slots(
+        tiny_model, gguf, llama_server):
+    """llama.cpp's prompt cache in host memory loads saved prompts into slots behind the plan: replies that
+    evaluated other tokens than planned, each recomputed (a load that keeps the count moves a score unseen).
+    The exact server has it off, so no reply leaves the plan and the positions' numbers are unchanged."""
+    from evaluators.models.backends.teacher_forcing import DistributionCache
+    from evaluators.models.llamacpp import LlamaServer
+
+    words = gguf.tokenize("The quick brown fox jumps over the lazy dog and then")
+    prompts = [words, words[:4] + gguf.tokenize(" cat sat on the mat")]
+
+    def score(server: LlamaServer) -> tuple[list[list[float]], ServerLoglikBackend]:
+        backend = ServerLoglikBackend.connect(server.base_url, concurrency=1)
+        memo = DistributionCache()
+        dists = [backend.prompt_logprobs(p, memo) for p in prompts]
+        return [[d.found[t] for d, t in zip(ds, p[1:], strict=True)] for ds, p in zip(dists, prompts, strict=True)], \
+            backend
+
+    exact, backend = score(llama_server)
+    assert backend.stats.recomputed == 0 and backend.describe_loglik()["recomputed_requests"] == 0
+    with LlamaServer(tiny_model["gguf"], n_ctx=4096, parallel=2, exact=True, threads=1,
+                     extra_args=["cache_ram_mib=64"]) as cached:
+        moved, backend = score(cached)
+    assert backend.stats.recomputed > 0
+    assert np.abs(np.subtract(exact[0], moved[0])).max() <= 1e-5  # recomputed: caught, not wrong

@@ -62,10 +62,12 @@ def build_params(config: dict[str, Any]) -> Any:
         params.cpuparams.n_threads = config["threads"]
         params.cpuparams_batch.n_threads = config["threads"]
     if config.get("exact"):
-        # Exact scoring: no flash attention, float32 K/V cache (defaults differ from float32 by ~3e-3).
+        # Exact scoring: no flash attention, float32 K/V cache (defaults differ from float32 by ~3e-3), and no
+        # prompt cache in host memory (it loads saved prompts into slots behind teacher forcing's plan).
         params.flash_attn_type = xlc.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_DISABLED
         params.cache_type_k = xlc.ggml_type.GGML_TYPE_F32
         params.cache_type_v = xlc.ggml_type.GGML_TYPE_F32
+        params.cache_ram_mib = 0
     for item in config.get("settings", []):
         name, sep, text = item.partition("=")
         if not sep:
@@ -76,12 +78,13 @@ def build_params(config: dict[str, Any]) -> Any:
 
 
 def attention_settings(params: Any, xlc: Any) -> dict[str, str]:
-    """The settings that decide whether log-probs are exact, as this server was really given them (--setting
+    """The settings that decide whether log-probs are exact, as this server was really given them (--set
     included). llama.cpp's /props does not report them; the server shows them under `ui_settings`, which
     `evaluators.models.backends.exactness` reads."""
     return {"flash_attn": xlc.llama_flash_attn_type(int(params.flash_attn_type)).name.rsplit("_", 1)[-1].lower(),
             "cache_type_k": xlc.ggml_type(int(params.cache_type_k)).name.removeprefix("GGML_TYPE_").lower(),
-            "cache_type_v": xlc.ggml_type(int(params.cache_type_v)).name.removeprefix("GGML_TYPE_").lower()}
+            "cache_type_v": xlc.ggml_type(int(params.cache_type_v)).name.removeprefix("GGML_TYPE_").lower(),
+            "cache_ram_mib": str(params.cache_ram_mib)}
 
 
 def main(argv: list[str]) -> int:

@@ -9,7 +9,12 @@ tenths of a nat after 30 layers. Two things move those bits:
 * a token evaluated alone takes another kernel path than tokens evaluated two or more at a time
   (and a server with several busy slots splits each request's tokens into equal pieces per slot,
   so a three-token request next to a two-token one leaves one token alone);
-* where a token's KV cells sit (the cache must hold only this prompt, cell = position).
+* where a token's KV cells sit (the cache must hold only this prompt, cell = position);
+* what else the server restores into a slot: llama.cpp's prompt cache in host memory (`--cache-ram`, on by
+  default) saves each slot's prompt and loads a saved one into whichever slot gets a closer prompt, cells
+  perhaps computed with a lone token. A load the plan did not expect changes how many tokens the server
+  evaluates, which is caught and costs a recomputation; one that does not cannot be seen (under load about
+  one lm-eval run in six moved a log-prob by 0.02 nats). An exact server has it off (`exactness`).
 
 So every request here is planned to make the server evaluate exactly the prompt's last two tokens
 on a pinned slot whose cache holds the rest of the prompt: `Plan` keeps track of what each slot
@@ -132,18 +137,21 @@ class ServerStats:
     prompt_tokens_evaluated: int = 0
     full_vocab_requests: int = 0
     detours: int = 0
+    recomputed: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def add(self, prompt_n: int | None, full: bool, detour: bool = False) -> None:
+    def add(self, prompt_n: int | None, full: bool, detour: bool = False, recomputed: bool = False) -> None:
         with self.lock:
             self.requests += 1
             self.prompt_tokens_evaluated += prompt_n or 0
             self.full_vocab_requests += int(full)
             self.detours += int(detour)
+            self.recomputed += int(recomputed)
 
     def as_dict(self) -> dict[str, int]:
         return {"requests": self.requests, "prompt_tokens_evaluated": self.prompt_tokens_evaluated,
-                "full_vocab_requests": self.full_vocab_requests, "detour_requests": self.detours}
+                "full_vocab_requests": self.full_vocab_requests, "detour_requests": self.detours,
+                "recomputed_requests": self.recomputed}
 
 
 class DistributionCache:
@@ -344,8 +352,9 @@ class TeacherForcing:
         check_prompt_kept(res.body, len(prompt), self.base_url)
         timings = res.body.get("timings") if isinstance(res.body.get("timings"), dict) else {}
         evaluated = timings.get("prompt_n")
-        self.stats.add(evaluated if isinstance(evaluated, int) else None, n_probs == self.n_vocab, detour)
-        if isinstance(evaluated, int) and not isinstance(evaluated, bool) and evaluated != planned:
+        off_plan = isinstance(evaluated, int) and not isinstance(evaluated, bool) and evaluated != planned
+        self.stats.add(evaluated if isinstance(evaluated, int) else None, n_probs == self.n_vocab, detour, off_plan)
+        if off_plan:
             if fresh:
                 raise Refused(f"server at {self.base_url} evaluated {evaluated} tokens of a {len(prompt)}-token "
                               "prompt sent without its prompt cache; it does not evaluate prompts the way "
