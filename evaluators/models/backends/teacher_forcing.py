@@ -13,8 +13,8 @@ tenths of a nat after 30 layers. Two things move those bits:
 * what else the server restores into a slot: llama.cpp's prompt cache in host memory (`--cache-ram`, on by
   default) saves each slot's prompt and loads a saved one into whichever slot gets a closer prompt, cells
   perhaps computed with a lone token. A load the plan did not expect changes how many tokens the server
-  evaluates, which is caught and costs a recomputation; one that does not cannot be seen (under load about
-  one lm-eval run in six moved a log-prob by 0.02 nats). An exact server has it off (`exactness`).
+  evaluates, which is caught and costs a recomputation; one that does not cannot be seen (under load, one
+  round in six of the shim's 40 real-model prompts moved a log-prob by 0.02 nats). An exact server has it off (`exactness`).
 
 So every request here is planned to make the server evaluate exactly the prompt's last two tokens
 on a pinned slot whose cache holds the rest of the prompt: `Plan` keeps track of what each slot
