@@ -142,8 +142,8 @@ def test_no_reply_leaves_the_plan_on_an_exact_server_and_a_prompt_cache_in_memor
         tiny_model, gguf, llama_server):
     """llama.cpp's prompt cache in host memory loads saved prompts into slots behind the plan: replies that
     evaluated other tokens than planned, each recomputed (a load that keeps the count moves a score unseen).
-    The exact server has it off, so no reply leaves the plan; with it on, the first prompt (no load can hit
-    it yet) is recomputed to the same numbers."""
+    The exact server has it off, so no reply leaves the plan; with it on, replies leave it, and the first
+    prompt's recomputed numbers equal the exact server's (on this model and prompt)."""
     from evaluators.models.backends.teacher_forcing import DistributionCache
     from evaluators.models.llamacpp import LlamaServer
 
