@@ -243,12 +243,10 @@ def _container(sandbox, version: str) -> Check:
 
 
 def _toolchains(sandbox) -> Check:
-    from evaluators.agent.sandbox.image import PI_CLI
-
     lines = [f'if out=$({cmd} 2>&1); then echo "TOOL {name} $(echo "$out" | head -n 1)"; '
              f'else echo "TOOL {name} MISSING"; fi' for name, cmd, *_ in TOOLS]
     if sandbox.image.pi_dir or sandbox.image.kind == "full":
-        lines.append(f'echo "TOOL pi $(node {PI_CLI} --version 2>&1 | tail -n 1)"')
+        lines.append(f'echo "TOOL pi $(node {sandbox.image.pi_entry} --version 2>&1 | tail -n 1)"')
     shot = sandbox.oneshot("doctor", [], "; ".join(lines), timeout_s=120)
     found = dict(re.findall(r"^TOOL (\S+) (.*)$", shot.text, re.M))
     problems, seen, packages = [], [], []

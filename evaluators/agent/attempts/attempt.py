@@ -293,8 +293,9 @@ def _drive(sandbox: Sandbox, task: Task, space: Space, attempt_dir: Path, proxy:
     """Run Pi until it is idle after its last agent_end, the monitor stops it, or it dies."""
     name = sandbox.name("agent")
     socket_dir, config_mount, config_path = space.model(proxy.socket_path, config_dir)
+    command = pi_mod.container_argv(config_path, "/run/model/model.sock", sandbox.image.pi_entry)
     argv = sandbox.agent_argv(name, workspace=space.workspace, socket_dir=socket_dir, config_dir=config_mount,
-                              command=pi_mod.container_argv(config_path, "/run/model/model.sock"))
+                              command=command)
     monitor = StuckMonitor(limits)
     launched = time.monotonic()
     sandbox.track(name)

@@ -26,7 +26,6 @@ from evaluators.agent.grading.verification import LocalStage
 from evaluators.agent.sandbox import podman as pm
 from evaluators.agent.sandbox import remote, volumes
 from evaluators.agent.sandbox.containers import RemoteDir, Sandbox, chown_tree
-from evaluators.agent.sandbox.image import PI_CLI
 from evaluators.core.errors import BadInput, EvaluationFailure
 
 log = logging.getLogger("bananabench")
@@ -213,8 +212,9 @@ def open_host(name: str, slots: int, *, image_name: str | None, owner: str, reso
     pm.remove_stale(podman, owner)
     host = Host(sandbox, slots)
     host.page_size = check(host, workspace_mb)
-    log.info("podman host %s: runtime %s (%s), image %s (%s, Pi %s), %d attempt(s) at once", host.name,
-             podman.runtime or "default", podman.runtime_reason, img.name, img.kind, img.pi_version, slots)
+    log.info("podman host %s: runtime %s (%s), image %s (%s, Pi %s from %s), %d attempt(s) at once", host.name,
+             podman.runtime or "default", podman.runtime_reason, img.name, img.kind, img.pi_version,
+             img.pi_entry.rsplit("pi-coding-agent/", 1)[-1], slots)
     return host
 
 
@@ -228,7 +228,7 @@ def check(host: Host, workspace_mb: int) -> int:
     Returns the host's page size (tmpfs sizes are given in pages)."""
     sandbox = host.sandbox
     limit = CHECK_MB << 20 if workspace_mb else None
-    script = f"exec python3 -I -c {shlex.quote(PROBE.replace('PI_CLI', repr(PI_CLI)))}"
+    script = f"exec python3 -I -c {shlex.quote(PROBE.replace('PI_CLI', repr(sandbox.image.pi_entry)))}"
     with _check_volume(host, bool(workspace_mb)) as workspace:
         shot = sandbox.oneshot("check", sandbox.bind(workspace, "/workspace", "rw"), script, timeout_s=300)
     report = remote.check_report(shot.text)

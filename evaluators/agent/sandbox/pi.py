@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import IO, Any
 
 from evaluators.agent.attempts.events import DROPPED
-from evaluators.agent.sandbox.image import PI_CLI
 
 PROVIDER = "bench"
 BRIDGE_PORT = 8080
@@ -68,10 +67,11 @@ def write_config(directory: Path, options: PiOptions) -> None:
     (directory / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
 
 
-def container_argv(config_mount: str, socket_path: str) -> list[str]:
-    """What the agent container runs: copy the config into the writable home, start the bridge, run Pi."""
+def container_argv(config_mount: str, socket_path: str, entry: str) -> list[str]:
+    """What the agent container runs: copy the config into the writable home, start the bridge, run Pi from
+    `entry` (`Image.pi_entry`)."""
     script = (f'mkdir -p "$PI_CODING_AGENT_DIR" && cp {config_mount}/*.json "$PI_CODING_AGENT_DIR"/ && '
-              f'exec node /opt/bananabench/bridge.js {socket_path} {BRIDGE_PORT} -- node {PI_CLI} '
+              f'exec node /opt/bananabench/bridge.js {socket_path} {BRIDGE_PORT} -- node {entry} '
               + " ".join(PI_FLAGS))
     return ["/bin/sh", "-c", script]
 

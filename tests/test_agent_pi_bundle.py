@@ -1,0 +1,71 @@
+"""Pi's bundle (`make pi`: pi/bundle.mjs): containers start it only when it was built from the installed Pi.
+
+The bundle is Pi's own code in a few files (a start in under half the CPU); a Pi folder without one, or
+with one left from another Pi version, starts Pi's cli.js as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from evaluators.agent.sandbox import image
+from evaluators.agent.sandbox import podman as pm
+from evaluators.agent.sandbox.containers import Resources, Sandbox
+from tests.helpers.agent import needs_pi, needs_podman
+
+BUNDLE_ENTRY = f"/opt/pi/{image.PI_PACKAGE_DIR}/{image.PI_BUNDLE}/cli.js"
+
+
+def _pi_folder(root: Path, version: str, bundle_version: str | None, *, entry: bool = True) -> Path:
+    package = root / image.PI_PACKAGE_DIR
+    (package / "dist").mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"version": version}))
+    if bundle_version is not None:
+        (package / image.PI_BUNDLE).mkdir()
+        (package / image.PI_BUNDLE / "manifest.json").write_text(json.dumps({"pi_version": bundle_version}))
+        if entry:
+            (package / image.PI_BUNDLE / "cli.js").write_text("// bundle\n")
+    return root
+
+
+@pytest.mark.parametrize(("bundle_version", "entry", "want"), [
+    ("1.2.3", True, BUNDLE_ENTRY),       # built from the installed Pi
+    ("1.2.2", True, image.PI_CLI),       # left from another version: never started
+    ("1.2.3", False, image.PI_CLI),      # a manifest without its bundle
+    (None, False, image.PI_CLI),         # no bundle (a Pi folder of one's own, `--pi-version`)
+])
+def test_the_bundle_is_started_only_when_built_from_the_installed_pi(tmp_path, bundle_version, entry, want):
+    folder = _pi_folder(tmp_path, "1.2.3", bundle_version, entry=entry)
+    offline = image.Image("bananabench-agent:offline", "offline", "id", pi_dir=str(folder),
+                          pi_version=image.pi_installed_version(folder))
+    assert offline.pi_entry == want
+    assert replace(offline, kind="full", pi_dir=None).pi_entry == image.PI_CLI    # the full image's own Pi
+
+
+def test_a_broken_manifest_starts_pis_own_cli(tmp_path):
+    folder = _pi_folder(tmp_path, "1.2.3", "1.2.3")
+    (folder / image.PI_PACKAGE_DIR / image.PI_BUNDLE / "manifest.json").write_text("{not json")
+    assert image.Image("i", "offline", "id", pi_dir=str(folder), pi_version="1.2.3").pi_entry == image.PI_CLI
+
+
+@pytest.mark.slow
+@pytest.mark.podman
+@needs_podman
+@needs_pi
+def test_make_pis_bundle_is_the_installed_pi_and_containers_start_it():
+    podman = pm.detect()
+    sandbox = Sandbox(podman, image.resolve(podman), owner="pi-bundle-test", resources=Resources(memory="512m"))
+    assert sandbox.image.pi_entry == BUNDLE_ENTRY
+    folder = Path(sandbox.image.pi_dir) / image.PI_PACKAGE_DIR
+    manifest = json.loads((folder / image.PI_BUNDLE / "manifest.json").read_text())
+    cli = folder / "dist" / "cli.js"
+    assert manifest["pi_version"] == sandbox.image.pi_version
+    assert manifest["source_sha256"] == hashlib.sha256(cli.read_bytes()).hexdigest()    # built from this Pi
+    shot = sandbox.oneshot("pi-bundle", [], f"node {BUNDLE_ENTRY} --version; node {image.PI_CLI} --version",
+                           timeout_s=120)
+    assert shot.text.split() == [sandbox.image.pi_version] * 2, shot.text
