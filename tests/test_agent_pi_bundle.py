@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,6 +21,19 @@ from evaluators.agent.sandbox.containers import Resources, Sandbox
 from tests.helpers.agent import needs_pi, needs_podman
 
 BUNDLE_ENTRY = f"/opt/pi/{image.PI_PACKAGE_DIR}/{image.PI_BUNDLE}/cli.js"
+# What `npm ci` leaves, as far as bundle.mjs reads it: Pi's package (a CLI importing a CommonJS module and,
+# lazily, an ES one) and the checkout's esbuild. The rest of install_pi (npm, node, bundle.mjs) is real.
+FAKE_NPM = """#!/bin/sh
+set -e
+pkg=node_modules/@mariozechner/pi-coding-agent
+mkdir -p $pkg/dist node_modules/@esbuild
+echo '{"version": "9.9.9", "type": "module"}' > $pkg/package.json
+echo 'module.exports = { word: "bundled" };' > $pkg/dist/word.cjs
+echo 'export const later = "lazily";' > $pkg/dist/later.js
+printf 'import w from "./word.cjs";\\nconst { later } = await import("./later.js");\\nconsole.log(w.word, later);\\n' > $pkg/dist/cli.js
+ln -s "$ESBUILD_DIR/esbuild" node_modules/esbuild
+for d in "$ESBUILD_DIR"/@esbuild/*; do ln -s "$d" node_modules/@esbuild/; done
+"""
 
 
 def _pi_folder(root: Path, version: str, bundle_version: str | None, *, entry: bool = True) -> Path:
@@ -69,3 +84,45 @@ def test_make_pis_bundle_is_the_installed_pi_and_containers_start_it():
     shot = sandbox.oneshot("pi-bundle", [], f"node {BUNDLE_ENTRY} --version; node {image.PI_CLI} --version",
                            timeout_s=120)
     assert shot.text.split() == [sandbox.image.pi_version] * 2, shot.text
+
+
+@needs_pi
+def test_install_pi_bundles_what_npm_ci_installed(tmp_path):
+    checkout_modules = image.PI_DIR / "node_modules"
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "npm").write_text(FAKE_NPM)
+    (tmp_path / "bin" / "npm").chmod(0o755)
+    folder = tmp_path / "pi"
+    folder.mkdir()
+    (folder / "bundle.mjs").write_bytes((image.PI_DIR / "bundle.mjs").read_bytes())
+    env = {"PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}", "ESBUILD_DIR": str(checkout_modules)}
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in env.items():
+            mp.setenv(key, value)
+        assert image.install_pi(folder) == "9.9.9"
+    package = folder / image.PI_PACKAGE_DIR
+    manifest = json.loads((package / image.PI_BUNDLE / "manifest.json").read_text())
+    assert manifest["pi_version"] == "9.9.9"
+    assert manifest["source_sha256"] == hashlib.sha256((package / "dist" / "cli.js").read_bytes()).hexdigest()
+    chunks = {f.name: f.read_text() for f in (package / image.PI_BUNDLE).glob("*.js")}
+    assert "bundled" in chunks.pop("cli.js")                                        # the static import is inside
+    assert [name for name, text in chunks.items() if '"lazily"' in text]          # the lazy one stays apart
+    ran = subprocess.run(["node", str(package / image.PI_BUNDLE / "cli.js")], capture_output=True, text=True,
+                         timeout=60)
+    assert (ran.returncode, ran.stdout) == (0, "bundled lazily\n"), ran.stderr
+    offline = image.Image("i", "offline", "id", pi_dir=str(folder), pi_version="9.9.9")
+    assert offline.pi_entry == BUNDLE_ENTRY
+
+
+def test_a_version_pinned_install_is_not_bundled(tmp_path):
+    """`--pi-version` installs another Pi from the registry into its own folder: no bundle.mjs, nothing bundled."""
+    folder = tmp_path / "pi-1.0.0"
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "npm").write_text("#!/bin/sh\nmkdir -p node_modules/@mariozechner/pi-coding-agent\n"
+                                          "echo '{\"version\": \"1.0.0\"}' > node_modules/@mariozechner/pi-coding-agent/package.json\n")
+    (tmp_path / "bin" / "npm").chmod(0o755)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+        assert image.install_pi(folder, "1.0.0") == "1.0.0"
+    assert not (folder / image.PI_PACKAGE_DIR / image.PI_BUNDLE).exists()
+    assert json.loads((folder / "package.json").read_text())["dependencies"] == {image.PI_PACKAGE: "1.0.0"}
