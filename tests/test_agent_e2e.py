@@ -41,6 +41,7 @@ def test_pass_fail_and_manual_frontend(tmp_path: Path):
                        "--tasks-dir", str(FIXTURES), "--timeout-s", "120", "--idle-s", "60")
     assert proc.returncode == 0, proc.stderr
     assert "context 65536 tokens" in proc.stderr and "mock-coder" in proc.stderr
+    assert ", bundled)" in proc.stderr                              # make pi's bundle of Pi is what ran
     store = Store(results)
     run = store.runs(benchmark="banana-benchmark")[0]
     assert run.status == "finished" and run.evaluator == "agent"

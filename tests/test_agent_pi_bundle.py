@@ -6,6 +6,7 @@ with one left from another Pi version, starts Pi's cli.js as before.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -18,9 +19,10 @@ import pytest
 from evaluators.agent.sandbox import image
 from evaluators.agent.sandbox import podman as pm
 from evaluators.agent.sandbox.containers import Resources, Sandbox
+from evaluators.core.errors import EvaluationFailure
 from tests.helpers.agent import needs_pi, needs_podman
 
-BUNDLE_ENTRY = f"/opt/pi/{image.PI_PACKAGE_DIR}/{image.PI_BUNDLE}/cli.js"
+BUNDLE_ENTRY = image.PI_BUNDLE_CLI
 # What `npm ci` leaves, as far as bundle.mjs reads it: Pi's package (a CLI importing a CommonJS module and,
 # lazily, an ES one) and the checkout's esbuild. The rest of install_pi (npm, node, bundle.mjs) is real.
 FAKE_NPM = """#!/bin/sh
@@ -34,6 +36,27 @@ printf 'import w from "./word.cjs";\\nconst { later } = await import("./later.js
 ln -s "$ESBUILD_DIR/esbuild" node_modules/esbuild
 for d in "$ESBUILD_DIR"/@esbuild/*; do ln -s "$d" node_modules/@esbuild/; done
 """
+
+
+@contextlib.contextmanager
+def scripted_npm(tmp_path: Path, script: str, **env: str):
+    """`npm` on PATH is `script` (what install_pi runs of it); node, bundle.mjs and esbuild stay real."""
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "npm").write_text(script)
+    (tmp_path / "bin" / "npm").chmod(0o755)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+        for key, value in env.items():
+            mp.setenv(key, value)
+        yield
+
+
+def _checkout_folder(tmp_path: Path) -> Path:
+    """A Pi folder as the checkout's (or an installed wheel's) is before `npm ci`: bundle.mjs beside the lock."""
+    folder = tmp_path / "pi"
+    folder.mkdir()
+    (folder / "bundle.mjs").write_bytes((image.PI_DIR / "bundle.mjs").read_bytes())
+    return folder
 
 
 def _pi_folder(root: Path, version: str, bundle_version: str | None, *, entry: bool = True) -> Path:
@@ -88,17 +111,8 @@ def test_make_pis_bundle_is_the_installed_pi_and_containers_start_it():
 
 @needs_pi
 def test_install_pi_bundles_what_npm_ci_installed(tmp_path):
-    checkout_modules = image.PI_DIR / "node_modules"
-    (tmp_path / "bin").mkdir()
-    (tmp_path / "bin" / "npm").write_text(FAKE_NPM)
-    (tmp_path / "bin" / "npm").chmod(0o755)
-    folder = tmp_path / "pi"
-    folder.mkdir()
-    (folder / "bundle.mjs").write_bytes((image.PI_DIR / "bundle.mjs").read_bytes())
-    env = {"PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}", "ESBUILD_DIR": str(checkout_modules)}
-    with pytest.MonkeyPatch.context() as mp:
-        for key, value in env.items():
-            mp.setenv(key, value)
+    folder = _checkout_folder(tmp_path)
+    with scripted_npm(tmp_path, FAKE_NPM, ESBUILD_DIR=str(image.PI_DIR / "node_modules")):
         assert image.install_pi(folder) == "9.9.9"
     package = folder / image.PI_PACKAGE_DIR
     manifest = json.loads((package / image.PI_BUNDLE / "manifest.json").read_text())
@@ -110,19 +124,24 @@ def test_install_pi_bundles_what_npm_ci_installed(tmp_path):
     ran = subprocess.run(["node", str(package / image.PI_BUNDLE / "cli.js")], capture_output=True, text=True,
                          timeout=60)
     assert (ran.returncode, ran.stdout) == (0, "bundled lazily\n"), ran.stderr
-    offline = image.Image("i", "offline", "id", pi_dir=str(folder), pi_version="9.9.9")
-    assert offline.pi_entry == BUNDLE_ENTRY
+    assert image.Image("i", "offline", "id", pi_dir=str(folder), pi_version="9.9.9").pi_entry == BUNDLE_ENTRY
+
+
+def test_a_bundle_that_cannot_be_built_fails_the_install_and_says_which_step(tmp_path):
+    """npm installed Pi but no esbuild: install_pi stops naming `node bundle.mjs` and esbuild, no bundle left."""
+    folder = _checkout_folder(tmp_path)
+    without_esbuild = FAKE_NPM.split("ln -s")[0]
+    with scripted_npm(tmp_path, without_esbuild), pytest.raises(EvaluationFailure) as failed:
+        image.install_pi(folder)
+    assert "node bundle.mjs" in str(failed.value) and "esbuild" in str(failed.value), failed.value
+    assert not (folder / image.PI_PACKAGE_DIR / image.PI_BUNDLE / "manifest.json").exists()
 
 
 def test_a_version_pinned_install_is_not_bundled(tmp_path):
     """`--pi-version` installs another Pi from the registry into its own folder: no bundle.mjs, nothing bundled."""
     folder = tmp_path / "pi-1.0.0"
-    (tmp_path / "bin").mkdir()
-    (tmp_path / "bin" / "npm").write_text("#!/bin/sh\nmkdir -p node_modules/@mariozechner/pi-coding-agent\n"
-                                          "echo '{\"version\": \"1.0.0\"}' > node_modules/@mariozechner/pi-coding-agent/package.json\n")
-    (tmp_path / "bin" / "npm").chmod(0o755)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    package = f"node_modules/{image.PI_PACKAGE}"
+    with scripted_npm(tmp_path, f"#!/bin/sh\nmkdir -p {package}\necho '{{\"version\": \"1.0.0\"}}' > {package}/package.json\n"):
         assert image.install_pi(folder, "1.0.0") == "1.0.0"
     assert not (folder / image.PI_PACKAGE_DIR / image.PI_BUNDLE).exists()
     assert json.loads((folder / "package.json").read_text())["dependencies"] == {image.PI_PACKAGE: "1.0.0"}

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import tarfile
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ PI_PACKAGE_DIR = f"node_modules/{PI_PACKAGE}"
 PI_CLI = f"/opt/pi/{PI_PACKAGE_DIR}/dist/cli.js"
 # `make pi`'s bundle of PI_CLI (pi/bundle.mjs): the same code in a few files, a start in under half the CPU.
 PI_BUNDLE = "dist/bananabench"
+PI_BUNDLE_CLI = f"/opt/pi/{PI_PACKAGE_DIR}/{PI_BUNDLE}/cli.js"
 PYLIB = "/opt/pylib"
 
 
@@ -56,10 +58,11 @@ class Image:
     pi_version: str | None = None
     labels: dict[str, str] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def pi_entry(self) -> str:
         """The script containers start Pi with: the bundle in this machine's Pi folder when it was built from the
-        installed Pi (its manifest names that version), else Pi's own cli.js (the full image, a Pi of its own)."""
+        installed Pi (its manifest names that version), else Pi's own cli.js (the full image, a Pi of its own).
+        Decided once per image, so every container of a run starts the same Pi."""
         if self.pi_dir and self.pi_version:
             bundle = Path(self.pi_dir) / PI_PACKAGE_DIR / PI_BUNDLE
             try:
@@ -67,7 +70,7 @@ class Image:
             except (OSError, ValueError, KeyError, TypeError):
                 built_from = None
             if built_from == self.pi_version and (bundle / "cli.js").is_file():
-                return f"/opt/pi/{PI_PACKAGE_DIR}/{PI_BUNDLE}/cli.js"
+                return PI_BUNDLE_CLI
         return PI_CLI
 
     def mounts(self, *, screenshots: bool = False, files: bool = True, remote: dict[str, Any] | None = None) -> list[str]:
@@ -113,7 +116,7 @@ def pi_dir() -> Path:
 
 
 def pi_installed_version(directory: Path) -> str | None:
-    manifest = directory / "node_modules" / PI_PACKAGE / "package.json"
+    manifest = directory / PI_PACKAGE_DIR / "package.json"
     try:
         return json.loads(manifest.read_text())["version"]
     except (OSError, ValueError, KeyError):
