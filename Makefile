@@ -10,6 +10,11 @@ PYTEST_ARGS ?=
 WORKERS ?= auto
 PYTEST := $(PY) -m pytest -n $(WORKERS) --dist loadgroup --no-loadscope-reorder --durations=25
 
+# Bytecode is cached even where the environment says not to: without it every xdist worker re-rewrites the
+# asserts of every test module (5 CPU s a worker on a 2-core machine) and every CLI process the tests start
+# recompiles the project's modules it imports. __pycache__ is ignored by git, the wheel and the task ledger.
+unexport PYTHONDONTWRITEBYTECODE
+
 PI_DIR := evaluators/agent/pi
 PI_STAMP := $(PI_DIR)/node_modules/.package-lock.json
 

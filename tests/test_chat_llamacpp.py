@@ -239,3 +239,4 @@ def test_demo_step(tmp_path, tiny_model):
     runs = ctx.store.runs(model="tiny-llama")
     assert sorted(r.benchmark for r in runs) == ["arc_challenge_chat", "mmlu_generative", "tinyGSM8k"]
     assert all(r.status == "finished" for r in runs) and len(ctx.notes) == 3
+    assert [len(ctx.store.attempts(r.run_id)) for r in runs] == [demo.QUESTIONS] * 3

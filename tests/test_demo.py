@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from evaluators.chat.demo import QUESTIONS
 from evaluators.core.contract import RunKey
 from evaluators.models.realmodel import NAME as REAL
 from evaluators.store.store import Store
@@ -48,9 +49,12 @@ def test_demo_runs_a_real_model_through_every_evaluator(demo):
     assert real == {"loglik", "chat", "modes"}
     chat = [a for run in store.runs(model=REAL, evaluator="chat") for a in store.attempts(run.run_id)]
     raw = [a.extra["raw"] for a in chat if a.status != "error"]
-    assert len(raw) == 30 and sum(bool(re.search(r"\b(the|is|of|a)\b", text, re.I)) for text in raw) >= 10
+    assert len(raw) == 3 * QUESTIONS  # the first QUESTIONS of each benchmark's sample questions
+    assert sum(bool(re.search(r"\b(the|is|of|a)\b", text, re.I)) for text in raw) >= len(raw) // 3
     assert {a.status for a in chat} <= {"correct", "wrong", "unanswered", "truncated"}
     assert any(a.prediction is not None for a in chat)  # real extraction of real answers
+    [modes] = store.runs(model=REAL, evaluator="modes")
+    assert len(store.attempts(modes.run_id)) == 5 * 2  # modebench's five walkthrough tasks, one group of 2 draws
     assert {row.evaluator for row in store.runs(model="tiny-llama")} == {"loglik", "agent"}
     reference = store.runs(model="reference-solution")
     assert len(reference) == 1 and reference[0].extra[RunKey.REFERENCE_RUN]
