@@ -55,13 +55,12 @@ def make_requests(n: int, vocab: int, seed: int, max_len: int) -> list[LoglikReq
 
 def sample_requests(backend) -> list[LoglikRequest]:
     """The bundled Base Bench-format and base-evals sample items (real text, four choices each)."""
-    from evaluators.loglik import datasets as ds
-    from evaluators.loglik.run import prepare_base_bench, prepare_choices
+    from evaluators.loglik.prepare import prepare
+    from evaluators.loglik.spec import load_items
 
     samples = REPO / "tasks" / "samples"
-    prepared = prepare_base_bench(backend, ds.load_base_bench(samples / "base-bench").items, add_bos=False)
-    for split in ds.load_base_evals(samples / "base-evals"):
-        prepared += prepare_choices(backend, split.items, add_bos=False)
+    prepared = prepare(backend, load_items("base-bench", str(samples / "base-bench")), "separate", add_bos=False)
+    prepared += prepare(backend, load_items("base-evals", str(samples / "base-evals")), "joint", add_bos=False)
     return [r for p in prepared if p.reject is None and len(p.continuations) == 4 for r in p.requests]
 
 

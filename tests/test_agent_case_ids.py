@@ -117,6 +117,7 @@ def test_subtests_are_recorded_and_a_panic_leaves_the_other_tests_their_verdict(
     assert run.verdict.reason.startswith("tampered record:") is False    # no credit to take away: it failed
 
 
+@pytest.mark.slow
 @needs_go
 def test_validate_writes_case_ids_and_proves_the_tests_after_a_panic(task_root: Path):
     out = run_cli("agent", "validate", "--native", "--runs", "1", "--write-tests", "--tasks-dir", str(task_root),
@@ -181,6 +182,7 @@ def test_counts_of_target_tests_go_by_cases_while_the_verdict_needs_the_parents_
 
 
 
+@pytest.mark.slow
 @needs_go
 def test_a_forged_subtest_line_earns_no_pass(task_root: Path, tmp_path: Path):
     """Case outcomes come from the binary's output, which the code under test can write too: a forged PASS line

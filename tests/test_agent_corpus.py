@@ -190,6 +190,7 @@ def test_timed_hidden_tests_bound_the_solution_by_a_baseline_on_the_same_host():
     assert fixed == [], f"timed against a fixed wall-clock bound: {fixed}"
 
 
+@pytest.mark.slow
 def test_list_and_lint_cli():
     listing = run_cli("agent", "list", "--json")
     assert listing.returncode == 0, listing.stderr
@@ -250,6 +251,7 @@ def test_real_issue_prompt_names_nothing_only_the_fix_introduces(task_id: str, s
         f"{NAMES_FROM_THE_FIX.get(task_id, [])}; a feature the issue asked for lists its API in `asks_for`)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task_id", sorted(REAL))
 def test_real_issue_reproduction_shows_the_symptom_on_the_start_state(task_id: str, start_of, tmp_path: Path):
     task = REAL[task_id]

@@ -162,6 +162,7 @@ def import_pr(tasks: Path, api: str, *args: str, env: dict | None = None):
                    env={"GITHUB_TOKEN": TOKEN, **(env or {})})
 
 
+@pytest.mark.slow
 def test_import_pr_from_the_api_makes_a_valid_task(tmp_path, repo, github):
     tasks = tmp_path / "tasks"
     out = import_pr(tasks, github.url, "acme/calc", "12", "calc-cents", "--runner", "unittest",
@@ -356,6 +357,7 @@ def test_scan_fixes_with_prs_lists_merged_pull_requests(tmp_path, repo):
 REAL_FIX = REPO / "tests" / "fixtures" / "repos" / "tkem-cachetools-fix-387.bundle"
 
 
+@pytest.mark.slow
 def test_import_a_real_fix_offline_and_validate_it(tmp_path, monkeypatch):
     """A real project's fix (tkem/cachetools, "Fix #387", parent and fix trees as published): scan-fixes finds it,
     import-pr makes a stand-alone task without any network, and the task fails at its start and passes with the fix."""

@@ -103,6 +103,7 @@ def test_a_snapshot_holds_only_the_pinned_commits_and_materializes_offline(tmp_p
     assert absent.returncode == 2 and "is not in the snapshot" in absent.stdout
 
 
+@pytest.mark.slow
 def test_validation_proves_each_test_reports_flaky_and_broken_and_refuses_without_fail_to_pass(
         tmp_path: Path, upstream: dict):
     root = tmp_path / "tasks"
@@ -135,6 +136,7 @@ def test_validation_proves_each_test_reports_flaky_and_broken_and_refuses_withou
     assert "UNPROVEN: fail_to_pass tests/test_calc.py::test_sub is not proven (passes at the start)" in refused.stdout
 
 
+@pytest.mark.slow
 def test_the_ledger_skips_proven_tasks_until_something_they_depend_on_changes(tmp_path: Path, upstream: dict):
     root = tmp_path / "tasks"
     task = _task(root, "calc-sub", upstream["start"], 'fail_to_pass = ["tests/test_calc.py::test_sub"]\n'

@@ -177,6 +177,7 @@ def test_flags_see_any_name_and_the_plain_constructs(tmp_path: Path, name: str, 
     assert [p.path for p in found.paths] == [name]
 
 
+@pytest.mark.slow
 def test_flags_read_past_any_size_and_in_pieces(tmp_path: Path):
     """A 5 MB padding file sorted first once hid a forgery behind the 4 MiB cap of the diff's text."""
     pad = b"".join(b"padding line %d\n" % i for i in range(400_000))

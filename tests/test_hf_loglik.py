@@ -214,6 +214,7 @@ def test_shuffling_the_requests_changes_no_score(model):
     assert all(got[i].token_logprobs == expected[i].token_logprobs for i in expected)
 
 
+@pytest.mark.slow
 def test_torch_log_softmax_reproduces_hflm_and_the_default_a_float64_normalisation():
     """With a 49k vocabulary, float32 `torch.log_softmax` on CPU drifts from a float64 normalisation of the same
     logits; `torch_log_softmax=True` gives HFLM's numbers, the default the float64 ones."""

@@ -126,7 +126,8 @@ def test_every_kind_of_lm_eval_task_is_stored_with_our_token_counts(tiny_model, 
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--tasks", "arc_eazy", "--backend", "gguf", "--model", "{gguf}"], "did you mean arc_easy"),
+    pytest.param(["--tasks", "arc_eazy", "--backend", "gguf", "--model", "{gguf}"], "did you mean arc_easy",
+                 marks=pytest.mark.slow),  # the hint reads lm-eval's whole catalogue: seconds
     (["--tasks", "arc_easy", "--backend", "gguf", "--model", "{gguf}", "--device", "cpu"],
      "--device applies to --backend hf"),
     (["--tasks", "arc_easy", "--backend", "gguf"], "--backend gguf needs --model"),

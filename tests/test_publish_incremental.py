@@ -14,6 +14,9 @@ from evaluators.store.store import Store
 from tests.conftest import run_cli
 from tests.helpers.publish_fixture import chat
 
+# Each test publishes the whole store's site four or five times: seconds, so make test runs them, make check not.
+pytestmark = pytest.mark.slow
+
 
 def _stamps(site: Path) -> dict[str, int]:
     return {p.relative_to(site).as_posix(): p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()}
