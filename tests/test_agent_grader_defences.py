@@ -27,6 +27,13 @@ NATIVE = ["dot-pytest-ini", "unittest-package-shadow", "pytest-root-package-shad
           "pytest-loop-replaced", "cargo-forged-log"]
 
 
+def built(*cases: str | tuple[str, ...]) -> list:
+    """The cases as parameters; the Go and Rust ones build with their toolchains, seconds each, so they are
+    slow (make test runs them, make check does not)."""
+    return [pytest.param(*case, marks=[pytest.mark.slow] if case[0].startswith(("go", "cargo", "rust")) else [])
+            for case in (c if isinstance(c, tuple) else (c,) for c in cases)]
+
+
 @pytest.fixture(scope="module")
 def tasks(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("tasks")
@@ -42,21 +49,21 @@ def verify(tasks: Path, tmp_path: Path, name: str, command: str):
     return verify_native(task, workspace, task.dir / "workspace", tmp_path / "stage")
 
 
-@pytest.mark.parametrize("name", NATIVE)
+@pytest.mark.parametrize("name", built(*NATIVE))
 def test_each_attack_ends_failed(tasks: Path, tmp_path: Path, name: str):
     run = verify(tasks, tmp_path, name, ATTACKS[name][1])
     assert (run.verdict.passed, run.verdict.score) == (False, 0.0), (name, run.verdict.reason, run.log[-3000:])
 
 
-@pytest.mark.parametrize("language", ["python", "pytest", "pytest-k", "pytest-package", "go", "go-suite", "cpp",
-                                      "javascript", "rust"])
+@pytest.mark.parametrize("language", built("python", "pytest", "pytest-k", "pytest-package", "go", "go-suite", "cpp",
+                                            "javascript", "rust"))
 def test_the_honest_fix_still_passes(tasks: Path, tmp_path: Path, language: str):
     run = verify(tasks, tmp_path, f"honest-{language}", HONEST[language])
     assert run.verdict.passed, (language, run.verdict.reason, run.log[-3000:])
     assert not [t for t in run.records if "canary" in t], run.records      # the canaries never reach the verdict
 
 
-@pytest.mark.parametrize("name, says", [
+@pytest.mark.parametrize("name, says", built(
     ("forged-record", "missing from the record"),
     ("patched-testcase-run", "must fail passed"),
     ("cpp-macro-patch", "must fail passed"),
@@ -64,7 +71,7 @@ def test_the_honest_fix_still_passes(tasks: Path, tmp_path: Path, language: str)
     ("pytest-k-forged-record", "missing from the record"),
     ("pytest-loop-replaced", "missing from the record"),
     ("cargo-forged-log", "missing from the record"),
-])
+))
 def test_the_reason_says_what_was_caught(tasks: Path, tmp_path: Path, name: str, says: str):
     run = verify(tasks, tmp_path, name, ATTACKS[name][1])
     assert says in run.verdict.reason, run.verdict.reason
