@@ -48,9 +48,9 @@ def _rule() -> Rule:
 
 
 def pi_entry(img: image.Image) -> Path:
-    """This machine's copy of the script the agent containers start Pi with (`Image.pi_entry`, under /opt/pi):
+    """This machine's copy of the script the agent containers start Pi with (`Image.pi_entry`, under PI_MOUNT):
     the bundle, or Pi's own cli.js, so both sides start the same code."""
-    return Path(img.pi_dir or image.pi_dir()) / Path(img.pi_entry).relative_to("/opt/pi")
+    return Path(img.pi_dir or image.pi_dir()) / Path(img.pi_entry).relative_to(image.PI_MOUNT)
 
 
 def native_pi(entry: Path, options: pi_mod.PiOptions, base_url: str, prompt: str) -> float:
@@ -123,7 +123,7 @@ def main() -> int:
     med = {k: round(statistics.median(v), 3) for k, v in samples.items()}
     print(json.dumps({
         "benchmark": "agent_overhead", "n": args.n, "image": img.kind,
-        "pi_entry": "bundle" if img.pi_entry == image.PI_BUNDLE_CLI else "cli.js", **med,
+        "pi_entry": "bundle" if img.pi_bundled else "cli.js", **med,
         "attempt_over_native_pi": round(med["attempt_wall_s"] / med["native_pi_s"], 2),
         "agent_phase_over_native_pi": round(med["agent_s"] / med["native_pi_s"], 2),
         "verify_over_native": round(med["verify_s"] / max(med["native_verify_s"], 1e-3), 1),

@@ -81,8 +81,9 @@ def test_the_bundle_is_started_only_when_built_from_the_installed_pi(tmp_path, b
     folder = _pi_folder(tmp_path, "1.2.3", bundle_version, entry=entry)
     offline = image.Image("bananabench-agent:offline", "offline", "id", pi_dir=str(folder),
                           pi_version=image.pi_installed_version(folder))
-    assert offline.pi_entry == want
-    assert replace(offline, kind="full", pi_dir=None).pi_entry == image.PI_CLI    # the full image's own Pi
+    assert offline.pi_entry == want and offline.pi_bundled == (want == BUNDLE_ENTRY)
+    full = replace(offline, kind="full", pi_dir=None)                             # the full image's own Pi
+    assert full.pi_entry == image.PI_CLI and not full.pi_bundled
 
 
 def test_a_broken_manifest_starts_pis_own_cli(tmp_path):

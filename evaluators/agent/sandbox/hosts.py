@@ -26,7 +26,6 @@ from evaluators.agent.grading.verification import LocalStage
 from evaluators.agent.sandbox import podman as pm
 from evaluators.agent.sandbox import remote, volumes
 from evaluators.agent.sandbox.containers import RemoteDir, Sandbox, chown_tree
-from evaluators.agent.sandbox.image import PI_BUNDLE_CLI
 from evaluators.core.errors import BadInput, EvaluationFailure
 
 log = logging.getLogger("bananabench")
@@ -215,7 +214,7 @@ def open_host(name: str, slots: int, *, image_name: str | None, owner: str, reso
     host.page_size = check(host, workspace_mb)
     log.info("podman host %s: runtime %s (%s), image %s (%s, Pi %s, %s), %d attempt(s) at once", host.name,
              podman.runtime or "default", podman.runtime_reason, img.name, img.kind, img.pi_version,
-             "bundled" if img.pi_entry == PI_BUNDLE_CLI else "its own cli.js", slots)
+             "bundled" if img.pi_bundled else "its own cli.js", slots)
     return host
 
 

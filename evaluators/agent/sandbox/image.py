@@ -40,10 +40,11 @@ LABEL_PI_VERSION = "bananabench.image.pi_version"
 _HOST_ETC = ("ld.so.cache", "ld.so.conf", "nsswitch.conf", "mime.types")
 _HOST_ETC_TREES = ("ld.so.conf.d", "fonts", "alternatives")
 PI_PACKAGE_DIR = f"node_modules/{PI_PACKAGE}"
-PI_CLI = f"/opt/pi/{PI_PACKAGE_DIR}/dist/cli.js"
+PI_MOUNT = "/opt/pi"  # Pi in a container: the offline image mounts this machine's Pi folder here, the full image has its own
+PI_CLI = f"{PI_MOUNT}/{PI_PACKAGE_DIR}/dist/cli.js"
 # `make pi`'s bundle of PI_CLI (pi/bundle.mjs): the same code in a few files, a start in under half the CPU.
 PI_BUNDLE = "dist/bananabench"
-PI_BUNDLE_CLI = f"/opt/pi/{PI_PACKAGE_DIR}/{PI_BUNDLE}/cli.js"
+PI_BUNDLE_CLI = f"{PI_MOUNT}/{PI_PACKAGE_DIR}/{PI_BUNDLE}/cli.js"
 PYLIB = "/opt/pylib"
 
 
@@ -73,6 +74,11 @@ class Image:
                 return PI_BUNDLE_CLI
         return PI_CLI
 
+    @property
+    def pi_bundled(self) -> bool:
+        """Whether containers start `make pi`'s bundle (else Pi's own cli.js)."""
+        return self.pi_entry == PI_BUNDLE_CLI
+
     def mounts(self, *, screenshots: bool = False, files: bool = True, remote: dict[str, Any] | None = None) -> list[str]:
         """Mounts every container of this image gets (read-only): the host's /usr for the offline image, and with
         `files` the support scripts, Pi and Playwright — this machine's folders, or on a remote host the volumes
@@ -90,7 +96,7 @@ class Image:
         if self.kind == "offline":
             pi = source("pi", self.pi_dir)
             if pi:
-                args += ["-v", f"{pi}:/opt/pi:ro"]
+                args += ["-v", f"{pi}:{PI_MOUNT}:ro"]
             if screenshots:
                 site = source("pylib", playwright_site_dir())
                 if site:
