@@ -38,6 +38,7 @@ from evaluators.publish.diff import Diff, diff_models, diff_pairs
 from evaluators.publish.links import Links
 from evaluators.publish.queries import Queries, exports, itemdata, reference_note
 from evaluators.publish.views import Attempt, Leaderboard, RunSummary
+from evaluators.store.attachments import sibling
 from evaluators.store.store import Store
 
 log = logging.getLogger("bananabench")
@@ -452,9 +453,9 @@ def publish(store: Store, out: str | os.PathLike, *, private: bool = False, incl
             builder = SiteBuilder(q, target, templates=templates, include_apps=include_apps,
                                   baselines=list(baselines), io=io, previous=incremental_build)
             # DuckDB work (exports, item data) runs outside the GIL while Python renders the pages.
-            jobs = {"exports": pool.submit(exports.write, q.con.cursor(), target, builder.manifest, q.runs(),
+            jobs = {"exports": pool.submit(exports.write, sibling(q.con), target, builder.manifest, q.runs(),
                                            builder.links.model_slug, private),
-                    "items": pool.submit(_timed_job, builder.items_files, q.con.cursor())}
+                    "items": pool.submit(_timed_job, builder.items_files, sibling(q.con))}
             builder.build()
             t0 = time.perf_counter()
             for name, job in jobs.items():

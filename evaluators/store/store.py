@@ -1,10 +1,11 @@
 """The results store: one DuckDB file that every evaluator writes and the publisher reads.
 
 DuckDB lets one process at a time open a file for writing, so every write here
-is a short transaction on a fresh connection, retried with jittered backoff
-while another process holds the lock. Evaluators batch their rows (see
-`runs.Run`), so two evaluator processes share one results directory without
-stepping on each other. Readers open the file read-only, with the same retry.
+is a short transaction that attaches the file (`store.attachments`) and lets it
+go after, retried with jittered backoff while another process holds the lock.
+Evaluators batch their rows (see `runs.Run`), so two evaluator processes share
+one results directory without stepping on each other. Readers attach the file
+read-only, with the same retry.
 
 The schema is versioned (`store.schema.MIGRATIONS`), and a store opened for
 writing is brought up to the newest version first.
@@ -26,6 +27,7 @@ from typing import Any
 from evaluators.core.atomic import require_writable
 from evaluators.core.contract import RunStatus
 from evaluators.core.errors import BadInput, EvaluationFailure
+from evaluators.store.attachments import ATTACHMENTS, AttachTimeout
 from evaluators.store.records import AttemptRow, RunRow, ScoreRow, columns
 from evaluators.store.rows import arrow_table, decode, to_json
 from evaluators.store.schema import COLUMNS, KEYS, MIGRATIONS, POLICIES, RUN_TABLES, SCHEMA_VERSION
@@ -83,17 +85,19 @@ class Store:
 
     # -- connections -------------------------------------------------------------------------
 
-    def _open(self, read_only: bool, timeout: float | None):
+    @contextlib.contextmanager
+    def _open(self, read_only: bool, timeout: float | None) -> Iterator[Any]:
+        """A connection to the file, retried with jittered backoff while another process holds its lock."""
         import duckdb
 
         deadline = time.monotonic() + (self.lock_timeout if timeout is None else timeout)
         delay = 0.01
         while True:
             try:
-                with self._creation_guard():
-                    con = duckdb.connect(str(self.path), read_only=read_only)
-                con.execute("SET enable_progress_bar = false")  # no bars in our logs or output
-                return con
+                lease = ATTACHMENTS.join(self.path, read_only, deadline, self._creation_guard)
+                break
+            except AttachTimeout as exc:
+                raise StoreBusy(f"{exc}; a write cannot wait for it") from exc
             except duckdb.IOException as exc:
                 if not _is_lock_error(exc):
                     raise EvaluationFailure(f"{self.path}: cannot open the results database: {exc}") from exc
@@ -103,6 +107,8 @@ class Store:
                 raise EvaluationFailure(f"{self.path}: cannot open the results database: {exc}") from exc
             time.sleep(delay * random.uniform(0.5, 1.5))
             delay = min(delay * 2, 0.25)
+        with lease as con:
+            yield con
 
     @contextlib.contextmanager
     def _creation_guard(self) -> Iterator[None]:
@@ -129,13 +135,10 @@ class Store:
     def connection(self, timeout: float | None = None) -> Iterator[Any]:
         """A writable connection to an up-to-date schema, outside any transaction."""
         self.root.mkdir(parents=True, exist_ok=True)
-        con = self._open(read_only=False, timeout=timeout)
-        try:
+        with self._open(read_only=False, timeout=timeout) as con:
             if not self._migrated:
                 self._migrate(con)
             yield con
-        finally:
-            con.close()
 
     @contextlib.contextmanager
     def write(self, timeout: float | None = None) -> Iterator[Any]:
@@ -155,25 +158,20 @@ class Store:
         if not self._migrated and not self._current_schema(timeout):
             with self.write(timeout=timeout):
                 pass
-        con = self._open(read_only=True, timeout=timeout)
-        try:
+        with self._open(read_only=True, timeout=timeout) as con:
             yield con
-        finally:
-            con.close()
 
     def _current_schema(self, timeout: float | None) -> bool:
         """True when the file exists at our schema version (so a read-only folder can be read)."""
         if not self.path.exists():
             return False
-        con = self._open(read_only=True, timeout=timeout)
-        try:
+        with self._open(read_only=True, timeout=timeout) as con:
             row = con.execute(
                 "SELECT max(version) FROM schema_migrations"
             ).fetchone() if con.execute(
-                "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'"
+                "SELECT count(*) FROM information_schema.tables "
+                "WHERE table_catalog = current_database() AND table_name = 'schema_migrations'"
             ).fetchone()[0] else None
-        finally:
-            con.close()
         self._migrated = bool(row) and row[0] == SCHEMA_VERSION
         return self._migrated
 
