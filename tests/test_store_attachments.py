@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 
 import duckdb
 import pytest
@@ -16,24 +18,37 @@ from tests.conftest import REPO, cli_env
 OTHER_PROCESS = """
 import sys
 from evaluators.store.store import Store, StoreBusy
-s = Store(sys.argv[1], lock_timeout=1)
-try:
-    if sys.argv[2] == 'read':
-        print(s.query('SELECT count(*) FROM models').rows[0][0])
-    else:
-        s.ensure_model('from-the-other-process')
-        print('wrote')
-except StoreBusy as exc:
-    print('busy', exc)
+s = Store(sys.argv[1], lock_timeout=0.3)
+for action in sys.stdin:
+    try:
+        if action.strip() == 'read':
+            print(s.query('SELECT count(*) FROM models').rows[0][0], flush=True)
+        else:
+            s.ensure_model('from-the-other-process')
+            print('wrote', flush=True)
+    except StoreBusy as exc:
+        print('busy', exc, flush=True)
 """
 
 
-def other_process(root, action: str) -> str:
-    """What another process gets when it reads or writes the store within one second."""
-    done = subprocess.run([sys.executable, "-c", OTHER_PROCESS, str(root), action], env=cli_env(), cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
+@contextlib.contextmanager
+def other_process(root) -> Iterator[Callable[[str], str]]:
+    """Another process on the store: ask it to `read` or `write` (each within 0.3 s), get what it got."""
+    proc = subprocess.Popen([sys.executable, "-c", OTHER_PROCESS, str(root)], env=cli_env(), cwd=REPO, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def ask(action: str) -> str:
+        proc.stdin.write(action + "\n")
+        proc.stdin.flush()
+        answer = proc.stdout.readline().strip()
+        assert answer, proc.communicate(timeout=60)[1]
+        return answer
+
+    try:
+        yield ask
+    finally:
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
 
 
 def test_threads_write_and_read_one_store_at_once_and_leave_it_unlocked(tmp_path):
@@ -66,26 +81,29 @@ def test_threads_write_and_read_one_store_at_once_and_leave_it_unlocked(tmp_path
 def test_a_read_held_here_lets_other_processes_read_but_not_write(tmp_path):
     store = Store(tmp_path)
     store.ensure_model("m")
-    with store.read() as con:
-        assert con.execute("SELECT count(*) FROM models").fetchone()[0] == 1
-        assert other_process(tmp_path, "read") == "1"
-        assert other_process(tmp_path, "write").startswith("busy")
-    assert other_process(tmp_path, "write") == "wrote"
+    with other_process(tmp_path) as other:
+        with store.read() as con:
+            assert con.execute("SELECT count(*) FROM models").fetchone()[0] == 1
+            assert other("read") == "1"
+            assert other("write").startswith("busy")
+        assert other("write") == "wrote"
     assert store.query("SELECT name FROM models ORDER BY name").rows == [("from-the-other-process",), ("m",)]
 
 
 def test_a_write_held_here_keeps_other_processes_out_and_lets_this_process_read(tmp_path):
     store = Store(tmp_path)
-    with store.write() as con:
-        con.execute("INSERT INTO models (name, created_at) VALUES ('uncommitted', now())")
-        assert other_process(tmp_path, "read").startswith("busy")
-        # Another thread of this process reads through the same attachment (committed rows only).
-        seen: list = []
-        reader = threading.Thread(target=lambda: seen.append(store.query("SELECT count(*) FROM models").rows))
-        reader.start()
-        reader.join()
-        assert seen == [[(0,)]]
-    assert other_process(tmp_path, "read") == "1"
+    store.ensure_model("m")
+    with other_process(tmp_path) as other:
+        with store.write() as con:
+            con.execute("INSERT INTO models (name, created_at) VALUES ('uncommitted', now())")
+            assert other("read").startswith("busy")
+            # Another thread of this process reads through the same attachment (committed rows only).
+            seen: list = []
+            reader = threading.Thread(target=lambda: seen.append(store.query("SELECT count(*) FROM models").rows))
+            reader.start()
+            reader.join()
+            assert seen == [[(1,)]]
+        assert other("read") == "2"
 
 
 def test_a_writer_waits_for_this_process_readers_and_gives_up_at_its_timeout(tmp_path):
@@ -107,7 +125,7 @@ def test_a_writer_waits_for_this_process_readers_and_gives_up_at_its_timeout(tmp
     reader.join()
 
     reading.clear()
-    reader = threading.Thread(target=read_for, args=(1.5,))
+    reader = threading.Thread(target=read_for, args=(1.0,))
     reader.start()
     reading.wait()
     impatient = Store(tmp_path, lock_timeout=0.3)
