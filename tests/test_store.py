@@ -174,6 +174,26 @@ def test_merge_brings_runs_without_duplicates(tmp_path):
         merge_store(here, tmp_path / "here")
 
 
+def test_a_merge_that_fails_half_way_writes_nothing_and_lets_the_next_one_in(tmp_path, monkeypatch):
+    """The source is attached to the process's one DuckDB instance; a failure must not leave it there."""
+    from evaluators.store import merge
+
+    here, gpu = Store(tmp_path / "here"), Store(tmp_path / "gpu")
+    make_run(gpu, "gpu-only", model="big")
+    real_copy = merge._copy_rows
+
+    def copy_then_fail(c):
+        real_copy(c)
+        raise OSError("disk full")
+
+    monkeypatch.setattr(merge, "_copy_rows", copy_then_fail)
+    with pytest.raises(OSError, match="disk full"):
+        merge_store(here, tmp_path / "gpu")
+    assert here.query("SELECT count(*) FROM runs").rows == [(0,)]  # rolled back
+    monkeypatch.setattr(merge, "_copy_rows", real_copy)
+    assert merge_store(here, tmp_path / "gpu")["runs"] == 1  # `other` was detached: the name is free again
+
+
 def test_export_drops_item_text_of_ids_only_benchmarks(tmp_path):
     s = Store(tmp_path / "r")
     make_run(s, "gated", benchmark="gated-bench", policy="ids-only")

@@ -61,46 +61,55 @@ def _merge_artifacts(store: Store, other_runs: Path) -> int:
 
 
 def _merge_from(store: Store, other_path: Path) -> dict[str, int]:
+    with store.connection() as c:
+        # The process's DuckDB instance outlives this connection, so the source is detached whatever happens.
+        c.execute(f"ATTACH '{_sql_str(other_path)}' AS other (READ_ONLY)")
+        try:
+            c.execute("BEGIN TRANSACTION")
+            try:
+                counts = _copy_rows(c)
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            c.execute("COMMIT")
+        finally:
+            c.execute("DETACH other")
+    return counts
+
+
+def _copy_rows(c) -> dict[str, int]:
+    """Bring in what `other` has and the store lacks (or holds less far along); returns rows per table."""
     counts: dict[str, int] = {}
     finished = RunStatus.FINISHED
-    with store.connection() as c:
-        c.execute(f"ATTACH '{_sql_str(other_path)}' AS other (READ_ONLY)")
-        c.execute("BEGIN TRANSACTION")
-        try:
-            for table in ("benchmarks", "models"):
-                key = "benchmark" if table == "benchmarks" else "name"
-                counts[table] = c.execute(
-                    f"INSERT INTO {table} SELECT * FROM other.{table} o "
-                    f"WHERE o.{key} NOT IN (SELECT {key} FROM {table})"
-                ).fetchone()[0]
-            incoming = [r[0] for r in c.execute(
-                "SELECT o.run_id FROM other.runs o LEFT JOIN runs r USING (run_id) "
-                "WHERE r.run_id IS NULL OR (r.status <> ? AND o.status = ?)", [finished, finished]
-            ).fetchall()]
-            counts["runs"] = len(incoming)
-            if incoming:
-                c.execute("CREATE TEMP TABLE merge_ids AS SELECT unnest(?) AS run_id", [incoming])
-                c.execute("DELETE FROM runs WHERE run_id IN (SELECT run_id FROM merge_ids)")
-                c.execute("INSERT INTO runs SELECT * FROM other.runs WHERE run_id IN (SELECT run_id FROM merge_ids)")
-                for table in RUN_TABLES:
-                    counts[table] = c.execute(
-                        f"INSERT OR REPLACE INTO {table} SELECT * FROM other.{table} "
-                        f"WHERE run_id IN (SELECT run_id FROM merge_ids)"
-                    ).fetchone()[0]
-                c.execute("DROP TABLE merge_ids")
-            counts["grades"] = c.execute(
-                "INSERT INTO grades SELECT * FROM other.grades o WHERE NOT EXISTS (SELECT 1 FROM grades g "
-                "WHERE g.model_name = o.model_name AND g.task = o.task AND g.attempt = o.attempt)"
+    for table in ("benchmarks", "models"):
+        key = "benchmark" if table == "benchmarks" else "name"
+        counts[table] = c.execute(
+            f"INSERT INTO {table} SELECT * FROM other.{table} o "
+            f"WHERE o.{key} NOT IN (SELECT {key} FROM {table})"
+        ).fetchone()[0]
+    incoming = [r[0] for r in c.execute(
+        "SELECT o.run_id FROM other.runs o LEFT JOIN runs r USING (run_id) "
+        "WHERE r.run_id IS NULL OR (r.status <> ? AND o.status = ?)", [finished, finished]
+    ).fetchall()]
+    counts["runs"] = len(incoming)
+    if incoming:
+        c.execute("CREATE TEMP TABLE merge_ids AS SELECT unnest(?) AS run_id", [incoming])
+        c.execute("DELETE FROM runs WHERE run_id IN (SELECT run_id FROM merge_ids)")
+        c.execute("INSERT INTO runs SELECT * FROM other.runs WHERE run_id IN (SELECT run_id FROM merge_ids)")
+        for table in RUN_TABLES:
+            counts[table] = c.execute(
+                f"INSERT OR REPLACE INTO {table} SELECT * FROM other.{table} "
+                f"WHERE run_id IN (SELECT run_id FROM merge_ids)"
             ).fetchone()[0]
-            c.execute(
-                "INSERT INTO server_configs SELECT * FROM other.server_configs o "
-                "WHERE o.fingerprint NOT IN (SELECT fingerprint FROM server_configs)"
-            )
-        except BaseException:
-            c.execute("ROLLBACK")
-            raise
-        c.execute("COMMIT")
-        c.execute("DETACH other")
+        c.execute("DROP TABLE merge_ids")
+    counts["grades"] = c.execute(
+        "INSERT INTO grades SELECT * FROM other.grades o WHERE NOT EXISTS (SELECT 1 FROM grades g "
+        "WHERE g.model_name = o.model_name AND g.task = o.task AND g.attempt = o.attempt)"
+    ).fetchone()[0]
+    c.execute(
+        "INSERT INTO server_configs SELECT * FROM other.server_configs o "
+        "WHERE o.fingerprint NOT IN (SELECT fingerprint FROM server_configs)"
+    )
     return counts
 
 
