@@ -14,11 +14,11 @@ packages=(
   # Chromium for Playwright (site tests, gallery screenshots in the sandbox) and a font to render text.
   chromium fonts-dejavu-core
   # Toolchains agent tasks use (the offline sandbox image mounts the host's /usr read-only); git and
-  # patch for attempt diffs and [repo] tasks, tar to write a snapshot task's start state (Essential, named
-  # all the same); python3-pytest for the `pytest` runner of agent tasks (the sandbox runs the hidden tests
-  # with Debian's python3); librust-serde-dev, the one crate the Rust real-issue tasks resolve offline,
-  # from Debian's registry (/usr/share/cargo/registry, wired in by each task's .cargo/config.toml).
-  golang-go rustc cargo g++ make python3 python3-venv python3-pytest librust-serde-dev git patch tar
+  # patch for attempt diffs and [repo] tasks; python3-pytest for the `pytest` runner of agent tasks
+  # (the sandbox runs the hidden tests with Debian's python3); librust-serde-dev, the one crate the Rust
+  # real-issue tasks resolve offline, from Debian's registry (/usr/share/cargo/registry, wired in by each
+  # task's .cargo/config.toml).
+  golang-go rustc cargo g++ make python3 python3-venv python3-pytest librust-serde-dev git patch
   # llama.cpp in the xllamacpp wheel links OpenMP.
   libgomp1
   # `make venv` runs uv with the system's certificates (it reads no pip.conf, where a machine behind a

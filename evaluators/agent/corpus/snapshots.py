@@ -10,9 +10,9 @@ of its content, so a commit found in the unpacked snapshot under the pinned id i
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import subprocess
+import tarfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -90,31 +90,14 @@ def extract(pack: Path, commit: str, dest: Path, cache: Path, *, exclude: Iterab
     kind = subprocess.run(["git", "cat-file", "-t", commit], cwd=bare, capture_output=True, text=True)
     if kind.stdout.strip() != "commit":
         raise BadInput(f"{pack}: commit {commit} is not in the snapshot (rebuild it with `agent snapshot`)")
-    dest.mkdir(parents=True)
-    # GNU tar writes the tree (Python's tarfile took ~1.5 ms a file, ~0.6 s for a checkout of 400 files). The stream
-    # is git's own: an fsck'ed tree holds no `..`, no absolute name and no path through a link; modes are 644/755.
-    archive = subprocess.Popen(["git", "-c", "tar.umask=022", "archive", "--format=tar", commit], cwd=bare,
-                               stdout=subprocess.PIPE)
-    untar = subprocess.run(["tar", "-x", "--same-permissions", "--no-same-owner", "-C", str(dest)],
-                           stdin=archive.stdout, capture_output=True)
+    patterns = tuple(exclude)
+    archive = subprocess.Popen(["git", "archive", "--format=tar", commit], cwd=bare, stdout=subprocess.PIPE)
     assert archive.stdout is not None
-    archive.stdout.close()
-    if archive.wait() != 0 or untar.returncode != 0:
-        raise EvaluationFailure(f"git archive {commit} from {pack} failed: {untar.stderr.decode(errors='replace')[-300:]}")
-    if exclude:
-        _leave_out(dest, tuple(exclude))
-
-
-def _leave_out(dest: Path, patterns: tuple[str, ...]) -> None:
-    """Remove what the `exclude` globs match (`ghimport.excluded`: a matched folder goes whole)."""
-    for current, dirs, files in os.walk(dest):
-        rel = Path(current).relative_to(dest)
-        for name in list(dirs):
-            path = Path(current) / name
-            if ghimport.excluded((rel / name).as_posix(), patterns):
-                dirs.remove(name)
-                path.unlink() if path.is_symlink() else shutil.rmtree(path)
-        for name in files:
-            if ghimport.excluded((rel / name).as_posix(), patterns):
-                (Path(current) / name).unlink()
+    dest.mkdir(parents=True)
+    with tarfile.open(fileobj=archive.stdout, mode="r|") as tar:
+        for member in tar:
+            if not ghimport.excluded(member.name, patterns):
+                tar.extract(member, dest, filter="tar")
+    if archive.wait() != 0:
+        raise EvaluationFailure(f"git archive {commit} from {pack} failed")
 
