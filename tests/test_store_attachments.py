@@ -144,3 +144,16 @@ def test_two_store_files_are_attached_side_by_side(tmp_path):
         assert a.execute("SELECT name FROM models").fetchall() == [("in-a",)]
     assert second.query("SELECT count(*) FROM models").rows == [(2,)]
     assert first.query("SELECT count(*) FROM models").rows == [(1,)]
+
+
+def test_a_file_that_is_not_a_database_is_a_clear_error_and_leaves_nothing_attached(tmp_path):
+    from evaluators.core.errors import EvaluationFailure
+
+    (tmp_path / "bananabench.duckdb").write_text("not a database, only text\n")
+    store = Store(tmp_path)
+    for _ in range(2):  # the second try gets the same answer, not "already attached"
+        with pytest.raises(EvaluationFailure, match="cannot open the results database.*not a valid DuckDB"):
+            store.query("SELECT 1")
+    (tmp_path / "bananabench.duckdb").unlink()
+    store.ensure_model("m")  # the same path, now a real store, attaches and works
+    assert Store(tmp_path).query("SELECT name FROM models").rows == [("m",)]
