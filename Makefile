@@ -2,7 +2,6 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 # xdist workers (`auto`: one per core; 0 runs in one process). loadgroup keeps each xdist_group on one worker;
@@ -25,12 +24,16 @@ PI_STAMP := $(PI_DIR)/node_modules/.package-lock.json
 # compiles no bytecode ahead: Python caches a module's on its first import (see above), and the tests import
 # about a third of the 16,000 modules installed (compiling all of them took 95 CPU s of every fresh install).
 # uv reads no pip.conf, so it is given pip's find-links (where a machine keeps the torch CPU wheel) and the
-# system's certificates (which pip.conf may name for a TLS-inspecting proxy). pip stays in the venv: the wheel
-# test and the real model's download use it.
+# system's certificates (which pip.conf may name for a TLS-inspecting proxy). The venv starts without pip
+# (ensurepip took 6 of a fresh `make check`'s first 10 s): this Python's own pip puts uv in (`--python`), or,
+# where it has none (Debian's python3 without python3-pip), the venv's ensurepip gives one. uv then installs
+# pip in the venv with the rest: the wheel test and the real model's download use it.
 $(STAMP): pyproject.toml requirements/constraints.txt
-	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet -c requirements/constraints.txt uv
-	links=$$($(PIP) config list | sed -n "s/^.*find-links='\(.*\)'$$/\1/p" | tr ' ' '\n' | sort -u | sed 's/^/--find-links=/'); \
+	$(PYTHON) -m venv --without-pip $(VENV)
+	if $(PYTHON) -m pip --python $(PY) --version >/dev/null 2>&1; then pip="$(PYTHON) -m pip --python $(PY)"; \
+	else $(PY) -m ensurepip >/dev/null && pip="$(PY) -m pip"; fi && \
+	$$pip install --quiet -c requirements/constraints.txt uv && \
+	links=$$($$pip config list | sed -n "s/^.*find-links='\(.*\)'$$/\1/p" | tr ' ' '\n' | sort -u | sed 's/^/--find-links=/') && \
 	$(VENV)/bin/uv pip install --quiet --python $(PY) --system-certs $$links \
 		-c requirements/constraints.txt -e '.[dev]' pip
 	touch $(STAMP)
