@@ -18,11 +18,12 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-# Where `bananabench doctor` (run first by `make test`) builds the tiny model: a fresh clone builds it once.
+# Where `bananabench doctor` (run first by `make test`) builds the tiny model: a fresh clone builds it once, there
+# or as the run starts (tests/helpers/tiny_prebuild.py).
 TINY_MODELS = REPO / ".cache" / "tiny-models"
 # Task fixtures hold their own hidden tests (verify/test_*.py), run inside the sandbox, never by this suite.
 collect_ignore_glob = ["fixtures/*"]
-pytest_plugins = ["tests.helpers.slowest_first", "tests.helpers.xdist_groups"]
+pytest_plugins = ["tests.helpers.slowest_first", "tests.helpers.xdist_groups", "tests.helpers.tiny_prebuild"]
 _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 # Read once, when huggingface_hub is imported: a call that sets them needs a fresh interpreter.
 _READ_AT_IMPORT = ("HF_ENDPOINT", "HF_HOME", "HF_HUB_CACHE", "HF_HUB_OFFLINE")
