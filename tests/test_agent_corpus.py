@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from evaluators.agent.corpus import datasets, ghimport, licences, lint, measure, promptcheck, repos, snapshots
-from evaluators.agent.corpus.ledger import Ledger
+from evaluators.agent.corpus.ledger import Ledger, code_hash
+from evaluators.core.atomic import file_lock
 from tests.conftest import REPO, run_cli
 from tests.helpers.agent import needs_podman
 
@@ -30,6 +31,7 @@ BY_ID = {t.id: t for t in ALL if not t.category.startswith("aoc/")}  # user-impo
 EXPECTED = {"smoke": 1, "coding": 16, "feature/small-project": 6, "large-project": 10, "frontend": 5, "review": 4,
             "issue/bugfix": 39, "issue/feature": 6}
 REAL = {i: t for i, t in BY_ID.items() if "real-issue" in t.tags}
+START_STATES = REPO / ".cache" / "agent-start-states"
 LEFTOVERS = {"__pycache__", "target", "node_modules", "build", ".pytest_cache", "Cargo.lock"}
 # Prompts that still name what only the fix introduces; they are being rewritten as bug reports. The list only
 # shrinks: a task leaves it when its prompt passes, and a new task never joins it.
@@ -41,12 +43,28 @@ NAMES_FROM_THE_FIX = {
 
 
 @pytest.fixture(scope="module")
-def start_of(tmp_path_factory):
-    """The materialized start state of a task with a [repo] pin (offline, from its snapshot)."""
-    cache = tmp_path_factory.mktemp("agent-cache")
+def start_of():
+    """The materialized start state of a task with a [repo] pin (offline, from its snapshot), for the tests to read.
+
+    Made once per machine under .cache/, in a folder of today's materializing code (the ledger's code hash: a
+    change to it makes them again), and shared by the xdist workers, each task under its own lock (a checkout
+    writes a fixed temporary folder): extracting the 45 snapshots was most of these tests' time, on each worker.
+    Folders of other code (150 MB each) are removed."""
+    cache = START_STATES / code_hash()[:16]
+    cache.mkdir(parents=True, exist_ok=True)
+    for old in START_STATES.iterdir():
+        if old != cache:
+            shutil.rmtree(old, ignore_errors=True)
     patch = pytest.MonkeyPatch()
     patch.setenv("BANANABENCH_AGENT_CACHE", str(cache))
-    yield lambda task: repos.checkout(task) if task.repo is not None else task.workspace_dir
+
+    def start(task: datasets.Task) -> Path:
+        if task.repo is None:
+            return task.workspace_dir
+        with file_lock(cache / f"{task.id.replace('/', '__')}.lock"):
+            return repos.checkout(task)
+
+    yield start
     patch.undo()
 
 
@@ -235,7 +253,7 @@ def test_the_tasks_tree_stores_no_copy_of_a_project():
 @pytest.mark.parametrize("task_id", sorted(REAL))
 def test_real_issue_tags_follow_the_measured_rule(task_id: str, start_of):
     task = REAL[task_id]
-    start_of(task)  # materialized under the test's cache
+    start_of(task)  # materialized in the machine's cache, where measure() finds it
     size = measure.measure(task)
     assert size is not None and list(task.tags) == measure.expected_tags(task, size), \
         f"{task_id}: {size}; `bananabench agent measure --write-tags {task_id}` sets {measure.expected_tags(task, size)}"

@@ -59,6 +59,7 @@ def test_a_reproduction_must_behave_differently_once_fixed(tmp_path: Path):
     [code] = promptcheck.repros(prompt)
     before, after = promptcheck.run_repro(code, start), promptcheck.run_repro(code, fixed)
     assert before == (0, "8\n") and after == (0, "2\n")
+    assert not list(start.rglob("__pycache__")), "the reproduction wrote bytecode into the start state"
     crash = promptcheck.run_repro("import pkg.missing\n", start)
     assert crash[0] == 1 and "<workspace>" not in crash[1] and "ModuleNotFoundError" in crash[1]
 
@@ -68,6 +69,7 @@ def test_a_python_the_reproduction_starts_imports_the_workspace_too(tmp_path: Pa
     code = ("import subprocess, sys\n"
             "subprocess.run([sys.executable, '-c', 'from pkg.calc import sub; print(sub(5, 3))'], check=True)\n")
     assert promptcheck.run_repro(code, start) == (0, "8\n")
+    assert not list(start.rglob("__pycache__")), "the Python it started wrote bytecode into the start state"
 
 
 def test_fix_size_counts_source_lines_files_and_places():

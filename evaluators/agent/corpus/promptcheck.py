@@ -79,9 +79,11 @@ def run_repro(code: str, workspace: Path, pythonpath: tuple[str, ...] = (), time
     """
     paths = [str(workspace)] + [str(workspace / p) for p in pythonpath]
     boot = f"import sys; sys.path[:0] = {paths!r}; exec(compile(sys.stdin.read(), 'repro', 'exec'))"
-    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": os.pathsep.join(paths)}
+    # no bytecode (-B, and the environment for a Python it starts): the workspace is a task's start state, which
+    # later checks read and copy as it was made
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONPATH": os.pathsep.join(paths), "PYTHONDONTWRITEBYTECODE": "1"}
     try:
-        proc = subprocess.run(["python3", "-I", "-c", boot], input=code, cwd=workspace, capture_output=True,
+        proc = subprocess.run(["python3", "-I", "-B", "-c", boot], input=code, cwd=workspace, capture_output=True,
                               text=True, timeout=timeout_s, env=env)
     except subprocess.TimeoutExpired:
         return -1, f"timed out after {timeout_s:.0f} s"
