@@ -10,7 +10,6 @@ that only the fix brings in, and a marked reproduction that shows the symptom on
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import shutil
@@ -49,9 +48,9 @@ def start_of():
 
     Made once per machine under .cache/, in a folder of today's materializing code (the ledger's code hash: a
     change to it makes them again), and shared by the xdist workers: extracting the 45 start states was most of
-    these tests' time, on each worker. A checkout writes a fixed temporary folder, so each task is made under its
-    lock, and a process's first checkout of a snapshot unpacks the snapshot into a fixed folder, so that one is made
-    under the snapshot's lock too. Folders of other code (150 MB each) are removed."""
+    these tests' time, on each worker. A checkout writes fixed temporary folders (the task's, and the snapshot's
+    when it unpacks it first), so checkouts from one snapshot take its lock. Folders of other code (150 MB each)
+    are removed."""
     cache = START_STATES / code_hash()[:16]
     cache.mkdir(parents=True, exist_ok=True)
     for old in START_STATES.iterdir():
@@ -60,19 +59,11 @@ def start_of():
     patch = pytest.MonkeyPatch()
     patch.setenv("BANANABENCH_AGENT_CACHE", str(cache))
 
-    unpacked: set[str] = set()
-
     def start(task: datasets.Task) -> Path:
         if task.repo is None:
             return task.workspace_dir
-        snapshot = task.repo.snapshot
-        with contextlib.ExitStack() as locks:
-            if snapshot and snapshot not in unpacked:
-                locks.enter_context(file_lock(cache / f"snapshot-{snapshot}.lock"))
-            locks.enter_context(file_lock(cache / f"task-{task.id.replace('/', '__')}.lock"))
-            path = repos.checkout(task)
-        unpacked.add(snapshot)
-        return path
+        with file_lock(cache / f"{task.repo.snapshot or task.id.replace('/', '__')}.lock"):
+            return repos.checkout(task)
 
     yield start
     patch.undo()
