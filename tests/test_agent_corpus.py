@@ -21,7 +21,6 @@ import pytest
 
 from evaluators.agent.corpus import datasets, ghimport, licences, lint, measure, promptcheck, repos, snapshots
 from evaluators.agent.corpus.ledger import Ledger, code_hash
-from evaluators.core.atomic import file_lock
 from tests.conftest import REPO, run_cli
 from tests.helpers.agent import needs_podman
 
@@ -48,9 +47,8 @@ def start_of():
 
     Made once per machine under .cache/, in a folder of today's materializing code (the ledger's code hash: a
     change to it makes them again), and shared by the xdist workers: extracting the 45 start states was most of
-    these tests' time, on each worker. A checkout writes fixed temporary folders (the task's, and the snapshot's
-    when it unpacks it first), so checkouts from one snapshot take its lock. Folders of other code (150 MB each)
-    are removed."""
+    these tests' time, on each worker (a checkout is made once for every process sharing the cache). Folders of
+    other code (150 MB each) are removed."""
     cache = START_STATES / code_hash()[:16]
     cache.mkdir(parents=True, exist_ok=True)
     for old in START_STATES.iterdir():
@@ -60,10 +58,7 @@ def start_of():
     patch.setenv("BANANABENCH_AGENT_CACHE", str(cache))
 
     def start(task: datasets.Task) -> Path:
-        if task.repo is None:
-            return task.workspace_dir
-        with file_lock(cache / f"{task.repo.snapshot or task.id.replace('/', '__')}.lock"):
-            return repos.checkout(task)
+        return task.workspace_dir if task.repo is None else repos.checkout(task)
 
     yield start
     patch.undo()

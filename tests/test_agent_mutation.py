@@ -88,7 +88,7 @@ def test_lint_reads_the_pinned_start_state_of_a_snapshot_task(tmp_path: Path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "names 'data/cases.txt': data/cases.txt is a test input nothing restores" in proc.stdout
     assert "0 problem(s), 1 warning(s)" in proc.stderr
-    checkouts = list((tmp_path / "cache" / "agent-repos" / "checkouts").iterdir())
+    checkouts = [p for p in (tmp_path / "cache" / "agent-repos" / "checkouts").iterdir() if p.is_dir()]
     assert [p.name for p in checkouts] == [f"issue__bugfix__calc-data-{datasets.load_task(task, tasks).hash[:12]}"]
 
     (task / "task.toml").write_text(toml + 'restore = ["data/**"]\n')

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from evaluators.agent.grading import testproof, verdict
 from evaluators.agent.grading.verifyspec import parse
 from evaluators.core.contract import target_tests_words
 from evaluators.core.errors import BadInput
-from tests.conftest import run_cli
+from tests.conftest import REPO, cli_env, run_cli
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
 BUGGY = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a + b\n"
@@ -101,6 +103,46 @@ def test_a_snapshot_holds_only_the_pinned_commits_and_materializes_offline(tmp_p
     assert unknown.returncode == 2 and "issue/bugfix/calc-sub: repo.commit ffff" in unknown.stderr
     absent = run_cli("agent", "validate", "--native", "--tasks-dir", str(root), env=upstream["env"])
     assert absent.returncode == 2 and "is not in the snapshot" in absent.stdout
+
+
+MATERIALIZE = """import sys, time
+from pathlib import Path
+from evaluators.agent.corpus import datasets, repos
+root, task, dest, go = map(Path, sys.argv[1:])
+loaded = datasets.load_task(task, root)
+dest.with_suffix(".ready").touch()
+while not go.exists():
+    time.sleep(0.001)
+repos.materialize(loaded, dest)
+"""
+
+
+def test_runs_sharing_a_cache_make_a_start_state_once_while_they_read_it(tmp_path: Path, upstream: dict):
+    """Runs of one task at once (two models on one machine, validation beside a run) share the cache: none may
+    remove or replace the folders another is building or copying from."""
+    from evaluators.agent.corpus import datasets, snapshots
+    root = tmp_path / "tasks"
+    task = _task(root, "calc-sub", upstream["start"], 'fail_to_pass = ["tests/test_calc.py::test_sub"]',
+                 {"tests/test_calc.py": TESTS})
+    snapshots.build(upstream["repo"], {upstream["start"]: ["issue/bugfix/calc-sub"]}, snapshots.path_of(root, "up+calc"))
+    go, env = tmp_path / "go", {**cli_env(), **upstream["env"]}
+    procs = [subprocess.Popen([sys.executable, "-c", MATERIALIZE, str(root), str(task), str(tmp_path / f"ws{i}"),
+                               str(go)], env=env, cwd=REPO, stderr=subprocess.PIPE, text=True) for i in range(6)]
+    deadline = time.monotonic() + 120
+    while len(list(tmp_path.glob("ws*.ready"))) < 6 and time.monotonic() < deadline:
+        time.sleep(0.01)  # until every process has loaded the task and waits for the others
+    go.touch()
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 6, errors
+    for i in range(6):
+        start = tmp_path / f"ws{i}"
+        assert sorted(f.relative_to(start).as_posix() for f in start.rglob("*") if f.is_file()) == \
+            ["calc.py", "tests/test_calc.py"]
+        assert (start / "calc.py").read_text() == BUGGY
+    cache = tmp_path / "cache" / "agent-repos"
+    assert [d.name for d in (cache / "checkouts").iterdir() if d.is_dir()] == \
+        [f"issue__bugfix__calc-sub-{datasets.load_task(task, root).hash[:12]}"]  # one checkout, no temporary folder left
+    assert len([d for d in (cache / "snapshots").iterdir() if d.is_dir()]) == 1
 
 
 @pytest.mark.slow

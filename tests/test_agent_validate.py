@@ -118,7 +118,7 @@ def test_repo_task_clone_patch_prepare(tmp_path: Path, monkeypatch):
     env = {"BANANABENCH_AGENT_CACHE": str(cache)}
     ok = run_cli("agent", "validate", "--native", "--tasks-dir", str(tmp_path / "tasks"), env=env)
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    assert len(list((cache / "agent-repos" / "mirrors").iterdir())) == 1     # cloned once, reused
+    assert len([p for p in (cache / "agent-repos" / "mirrors").iterdir() if p.is_dir()]) == 1  # cloned once
     assert run_cli("agent", "lint", "--tasks-dir", str(tmp_path / "tasks")).returncode == 0
 
 

@@ -244,3 +244,25 @@ def test_staged_directory_appears_whole_or_not_at_all(tmp_path):
         assert (dest / "old.txt").exists()  # the old folder stays until the new one is complete
     assert [p.name for p in dest.iterdir()] == ["new.txt"]
     assert [p.name for p in tmp_path.iterdir()] == ["task"]
+
+
+def test_cached_directory_is_built_whole_once_and_a_failed_build_leaves_nothing(tmp_path):
+    dest, calls = tmp_path / "cache" / "item", []
+
+    def crash(tmp):
+        tmp.mkdir()
+        (tmp / "half.txt").write_text("x")
+        raise RuntimeError("crash while building")
+
+    def build(tmp):
+        calls.append(tmp)
+        tmp.mkdir()
+        (tmp / "READY").write_text("whole")
+
+    with pytest.raises(RuntimeError):
+        atomic.cached_directory(dest, crash, marker="READY")
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["item.lock"]  # nothing half-built stays
+    dest.mkdir()  # unfinished (no marker): built again
+    assert atomic.cached_directory(dest, build, marker="READY") == dest and (dest / "READY").read_text() == "whole"
+    assert atomic.cached_directory(dest, build, marker="READY") == dest and len(calls) == 1
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["item", "item.lock"]

@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +73,35 @@ def staged_directory(dest: str | os.PathLike) -> Iterator[Path]:
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def cached_directory(dest: str | os.PathLike, build: Callable[[Path], None], *, marker: str | None = None) -> Path:
+    """`dest`, made by `build(tmp)` (which creates folder `tmp` beside it) and renamed into place, unless it is there.
+
+    For caches that processes share: the first one takes a lock beside `dest` and builds; the others wait on the
+    lock and use what it built, so no process removes or replaces a folder another may be reading. With `marker`,
+    a folder is finished when `build` has left that file in it (else: when it exists)."""
+    dest = Path(dest)
+
+    def finished() -> bool:
+        return (dest / marker).exists() if marker else dest.exists()
+
+    if finished():
+        return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with file_lock(dest.with_name(dest.name + ".lock")):
+        if finished():
+            return dest
+        tmp = dest.with_name(dest.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)  # left by a build that died
+        try:
+            build(tmp)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        shutil.rmtree(dest, ignore_errors=True)  # unfinished: an older layout's
+        tmp.rename(dest)
+    return dest
 
 
 def require_writable(path: str | os.PathLike, flag: str) -> None:

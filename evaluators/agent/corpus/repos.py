@@ -18,11 +18,13 @@ from pathlib import Path
 
 from evaluators.agent.corpus import snapshots
 from evaluators.agent.corpus.datasets import Task
+from evaluators.core import atomic
 from evaluators.core.errors import BadInput, EvaluationFailure
 
 log = logging.getLogger("bananabench")
 
 ENV_CACHE = "BANANABENCH_AGENT_CACHE"
+READY = ".bananabench-ready"  # left in a checkout once it is whole
 
 
 def cache_root() -> Path:
@@ -36,16 +38,13 @@ def _git(*args: str, cwd: Path | None = None, timeout: float = 1800) -> None:
 
 
 def _mirror(url: str) -> Path:
-    key = hashlib.sha256(url.encode()).hexdigest()[:16]
-    path = cache_root() / "mirrors" / f"{key}.git"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
+    path = cache_root() / "mirrors" / f"{hashlib.sha256(url.encode()).hexdigest()[:16]}.git"
+
+    def clone(tmp: Path) -> None:
         log.info("cloning %s once into %s", url, path)
-        tmp = path.with_suffix(".tmp")
-        shutil.rmtree(tmp, ignore_errors=True)
         _git("clone", "--mirror", "--quiet", url, str(tmp))
-        tmp.rename(path)
-    return path
+
+    return atomic.cached_directory(path, clone)
 
 
 def _clone(url: str, rev: str, dest: Path) -> None:
@@ -58,35 +57,31 @@ def _clone(url: str, rev: str, dest: Path) -> None:
 
 
 def checkout(task: Task) -> Path:
-    """The prepared checkout of a `[repo]` task (cached by task hash)."""
+    """The prepared checkout of a `[repo]` task (cached by task hash; made once for runs sharing the cache)."""
     spec = task.repo
     assert spec is not None
+
+    def prepare(tmp: Path) -> None:
+        if spec.snapshot:
+            assert spec.commit is not None
+            snapshots.extract(snapshots.path_of(task.root, spec.snapshot), spec.commit, tmp, cache_root(),
+                              exclude=spec.exclude)
+        else:
+            _clone(spec.url, spec.rev, tmp)
+        if spec.patch:
+            patch = task.dir / spec.patch
+            if not patch.is_file():
+                raise BadInput(f"{task.dir / 'task.toml'}: repo.patch: {patch} not found")
+            _git("apply", "-p1", str(patch.resolve()), cwd=tmp)
+        for command in spec.prepare:
+            proc = subprocess.run(command, shell=True, cwd=tmp, capture_output=True, text=True, timeout=3600)
+            if proc.returncode != 0:
+                raise EvaluationFailure(f"{task.id}: prepare command {command!r} failed: {proc.stderr.strip()[-600:]}")
+        shutil.rmtree(tmp / ".git", ignore_errors=True)
+        (tmp / READY).write_text((spec.commit or spec.rev or "") + "\n")
+
     target = cache_root() / "checkouts" / f"{task.id.replace('/', '__')}-{task.hash[:12]}"
-    if (target / ".bananabench-ready").exists():
-        return target
-    tmp = target.with_name(target.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.parent.mkdir(parents=True, exist_ok=True)
-    if spec.snapshot:
-        assert spec.commit is not None
-        snapshots.extract(snapshots.path_of(task.root, spec.snapshot), spec.commit, tmp, cache_root(),
-                          exclude=spec.exclude)
-    else:
-        _clone(spec.url, spec.rev, tmp)
-    if spec.patch:
-        patch = task.dir / spec.patch
-        if not patch.is_file():
-            raise BadInput(f"{task.dir / 'task.toml'}: repo.patch: {patch} not found")
-        _git("apply", "-p1", str(patch.resolve()), cwd=tmp)
-    for command in spec.prepare:
-        proc = subprocess.run(command, shell=True, cwd=tmp, capture_output=True, text=True, timeout=3600)
-        if proc.returncode != 0:
-            raise EvaluationFailure(f"{task.id}: prepare command {command!r} failed: {proc.stderr.strip()[-600:]}")
-    shutil.rmtree(tmp / ".git", ignore_errors=True)
-    (tmp / ".bananabench-ready").write_text((spec.commit or spec.rev or "") + "\n")
-    shutil.rmtree(target, ignore_errors=True)
-    tmp.rename(target)
-    return target
+    return atomic.cached_directory(target, prepare, marker=READY)
 
 
 def materialize(task: Task, dest: Path, *, solution: bool = False) -> Path:
@@ -97,7 +92,7 @@ def materialize(task: Task, dest: Path, *, solution: bool = False) -> Path:
         source = checkout(task)
         if task.repo.subdir:
             source = source / task.repo.subdir
-        shutil.copytree(source, dest, symlinks=True, ignore=shutil.ignore_patterns(".bananabench-ready"))
+        shutil.copytree(source, dest, symlinks=True, ignore=shutil.ignore_patterns(READY))
         if task.workspace_dir.is_dir():
             shutil.copytree(task.workspace_dir, dest, symlinks=True, dirs_exist_ok=True)
     else:

@@ -10,7 +10,6 @@ of its content, so a commit found in the unpacked snapshot under the pinned id i
 from __future__ import annotations
 
 import hashlib
-import shutil
 import subprocess
 import tarfile
 from collections.abc import Iterable
@@ -22,6 +21,7 @@ from evaluators.core.errors import BadInput, EvaluationFailure
 
 SNAPSHOT_DIR = "repos"
 SUFFIX = ".pack"
+READY = "bananabench-ready"  # left in an unpacked snapshot once it is whole
 
 
 def path_of(root: Path, name: str) -> Path:
@@ -66,19 +66,15 @@ def build(git_dir: Path, commits: dict[str, list[str]], dest: Path) -> dict[str,
 
 def _unpacked(pack: Path, cache: Path) -> Path:
     """A bare repository holding the snapshot's objects (unpacked once per snapshot content)."""
-    digest = hashlib.sha256(pack.read_bytes()).hexdigest()[:16]
-    bare = cache / "snapshots" / f"{pack.stem}-{digest}.git"
-    if (bare / "bananabench-ready").exists():
-        return bare
-    tmp = bare.with_name(bare.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.parent.mkdir(parents=True, exist_ok=True)
-    _git("init", "-q", "--bare", str(tmp))
-    _git("index-pack", "--stdin", "--fsck-objects", cwd=tmp, stdin=pack.read_bytes())  # checks every object's id
-    (tmp / "bananabench-ready").write_text(digest + "\n")
-    shutil.rmtree(bare, ignore_errors=True)
-    tmp.rename(bare)
-    return bare
+    data = pack.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()[:16]
+
+    def unpack(tmp: Path) -> None:
+        _git("init", "-q", "--bare", str(tmp))
+        _git("index-pack", "--stdin", "--fsck-objects", cwd=tmp, stdin=data)  # checks every object's id
+        (tmp / READY).write_text(digest + "\n")
+
+    return atomic.cached_directory(cache / "snapshots" / f"{pack.stem}-{digest}.git", unpack, marker=READY)
 
 
 def extract(pack: Path, commit: str, dest: Path, cache: Path, *, exclude: Iterable[str] = ()) -> None:
