@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -265,4 +266,42 @@ def test_cached_directory_is_built_whole_once_and_a_failed_build_leaves_nothing(
     dest.mkdir()  # unfinished (no marker): built again
     assert atomic.cached_directory(dest, build, marker="READY") == dest and (dest / "READY").read_text() == "whole"
     assert atomic.cached_directory(dest, build, marker="READY") == dest and len(calls) == 1
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["item", "item.lock"]
+
+
+DIES_BUILDING = """import sys, time
+from pathlib import Path
+from evaluators.core import atomic
+
+def build(tmp):
+    tmp.mkdir()
+    (tmp / "half.txt").write_text("x")
+    Path(sys.argv[2]).touch()
+    time.sleep(600)
+
+atomic.cached_directory(sys.argv[1], build, marker="READY")
+"""
+
+
+def test_cached_directory_after_a_builder_killed_mid_build_is_built_whole_by_the_next(tmp_path):
+    """kill -9 while holding the lock: the kernel frees the lock, the next process clears the half-built folder."""
+    dest, started = tmp_path / "cache" / "item", tmp_path / "started"
+    proc = subprocess.Popen([sys.executable, "-c", DIES_BUILDING, str(dest), str(started)], cwd=REPO, env=cli_env())
+    try:
+        for _ in range(3000):
+            if started.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.01)
+        assert started.exists(), "the builder never started"
+    finally:
+        proc.kill()
+        proc.wait()
+    assert (dest.parent / "item.tmp" / "half.txt").exists() and not dest.exists()
+
+    def build(tmp):
+        tmp.mkdir()
+        (tmp / "READY").write_text("whole")
+
+    assert atomic.cached_directory(dest, build, marker="READY") == dest
+    assert sorted(p.name for p in dest.iterdir()) == ["READY"]
     assert sorted(p.name for p in dest.parent.iterdir()) == ["item", "item.lock"]
