@@ -377,6 +377,15 @@ class _Handler(BaseHTTPRequestHandler):
     mock: MockOpenAI
     protocol_version = "HTTP/1.1"
     server_version = "mock-llama-server"
+    counted = False  # this request counts in `mock.in_flight`
+
+    def _answered(self) -> None:
+        """The request stops counting as in flight just before the bytes that end its response for the client
+        (the JSON body, a stream's [DONE]): once they are sent, the client may send its next request before this
+        thread runs again, and the two would be counted as overlapping."""
+        if self.counted:
+            self.counted = False
+            self.mock._leave()
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: tests read `mock.requests`
         pass
@@ -399,6 +408,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
+        self._answered()
         self.wfile.write(data)
 
     def _error(self, status: int, message: str, kind: str = "server_error") -> None:
@@ -515,6 +525,7 @@ class _Handler(BaseHTTPRequestHandler):
             return None
         reply = mock.next_reply(body)
         mock._enter()
+        self.counted = True
         try:
             if reply.delay_s:
                 mock.sleep(reply.delay_s)
@@ -527,7 +538,7 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._send_json(200, _whole_response(body, reply, spec, chat))
         finally:
-            mock._leave()
+            self._answered()
 
     def _stream(self, body: dict[str, Any], reply: Reply, spec: ModelSpec, chat: bool) -> None:
         mock = self.mock
@@ -542,6 +553,8 @@ class _Handler(BaseHTTPRequestHandler):
             if reply.drop_after is not None and sent >= reply.drop_after:
                 self._drop()
             payload = event if isinstance(event, str) else json.dumps(event)
+            if payload == "[DONE]":  # a client stops reading here, before the stream's closing chunk
+                self._answered()
             self._chunk(f"data: {payload}\n\n".encode())
             sent += 1
             if sent == 1 and reply.stall_s:
