@@ -5,6 +5,9 @@ answer per task, so the numbers are interesting; a reference run, marked so on t
 main model served by llama.cpp sampling one group of 2 draws per task (SmolLM2-135M-Instruct's real
 attempts, almost all wrong on these puzzles; with `--tiny`, noise). One group keeps the step short (a 135M
 model on one llama.cpp thread reads a prompt at ~60 tokens/s): its cells are modebench's receipt verbatim.
+The draws go one after the other to one slot, so a task's second draw reuses the prompt llama.cpp read for
+its first (two slots at once read every prompt twice: the step's generation took 23.8 s and 24.6 CPU s
+that way on a 2-core machine, against 15.4 s and 16.0 CPU s).
 """
 
 from __future__ import annotations
@@ -60,10 +63,10 @@ def run(ctx: Any) -> None:
     ctx.notes.append(f"modes: walkthrough responses -> reference run {recorded.run_id} ({recorded.status}, "
                      f"{recorded.attempts} attempts)")
     model = ctx.main
-    with LlamaServer(model.gguf, n_ctx=4096, parallel=2, alias=model.name, threads=model.threads) as server:
+    with LlamaServer(model.gguf, n_ctx=4096, parallel=1, alias=model.name, threads=model.threads) as server:
         options = RunOptions(
             tasks=TaskSource(input=files["tasks"]),
-            model=ModelSource(server=ServerOptions(base_url=server.base_url, concurrency=2)),
+            model=ModelSource(server=ServerOptions(base_url=server.base_url, concurrency=1)),
             generation=GenerateOptions(out=files["dir"] / f"{model.name}-responses.jsonl", name=model.name, k=2,
                                        groups=1, max_tokens=model.modes_tokens, seed=1),
             results=ctx.store.root, benchmark_name=WALKTHROUGH)
