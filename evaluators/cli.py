@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from evaluators import __version__
 from evaluators.core import logs
 from evaluators.core.errors import EXIT_FAILURE, BananaError
+from evaluators.runs import distributed
 
 # Modules with a `register(subparsers)` function, in the order `--help` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -51,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logs.setup(verbose=args.verbose, quiet=args.quiet)
+    return distributed.end_process(_run(args))
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args) or 0)
     except BananaError as exc:

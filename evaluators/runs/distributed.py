@@ -15,11 +15,13 @@ treats that as the failure it is, not as a user's interruption.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import os
 import signal
 import socket
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -29,6 +31,7 @@ log = logging.getLogger("bananabench")
 
 T = TypeVar("T")
 TIMEOUT = dt.timedelta(minutes=30)  # the longest a rank waits for the others in one exchange
+_joined = False  # this process has started a process group's threads (see `end_process`)
 
 
 class RankFailure(EvaluationFailure):
@@ -81,8 +84,9 @@ class Ranks:
     def connect(self) -> Ranks:
         import torch.distributed as dist
 
+        global _joined
         dist.init_process_group(backend=self.backend, timeout=TIMEOUT)
-        self._dist = dist
+        self._dist, _joined = dist, True
         signal.signal(signal.SIGTERM, _stopped_by_launcher)  # a run in progress handles it its own way
         for handler in logging.getLogger("bananabench").handlers:
             handler.setFormatter(logging.Formatter(f"bananabench[rank {self.rank}]: %(message)s"))
@@ -179,6 +183,24 @@ def join(device: str = "auto") -> Ranks:
         torch.cuda.set_device(local_rank)
         return Ranks(rank, world, local_rank, f"cuda:{local_rank}", "cpu:gloo,cuda:nccl").connect()
     return Ranks(rank, world, local_rank, "cpu", "gloo").connect()
+
+
+def end_process(code: int) -> int:
+    """`code`, or, in a process that joined a torchrun group, the end of the process with `code`.
+
+    A process group's worker thread may still be freeing a finished exchange when the command is done, and
+    its tensors' Python objects need the GIL to go. Once the interpreter shuts down, a thread that takes the
+    GIL exits inside that C++ destructor, which aborts the process (std::terminate, SIGABRT) and makes
+    torchrun fail a run that had completed (1 run in 45 of three two-rank runs at once on two cores). The
+    command's files are closed by now, so the rank flushes its output and ends without the shutdown.
+    """
+    if not _joined:
+        return code
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
 
 
 def _stopped_by_launcher(signum, _frame) -> None:
