@@ -24,12 +24,15 @@ from tests.test_loglik_data import official_shaped, write
 
 pytestmark = pytest.mark.slow
 SAMPLE = REPO / "tasks" / "samples" / "base-bench"
-TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--monitor-interval", "0.1",
-            "-m", "evaluators"]
+LAUNCHER = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--monitor-interval", "0.1"]
+TORCHRUN = [*LAUNCHER, "-m", "evaluators"]
+# The console script as its own program: torchrun starts no `python -u`, so each rank's stdout is buffered
+SCRIPT = [*LAUNCHER, "--no-python", str(Path(sys.executable).parent / "bananabench")]
 
 
-def torchrun(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([*TORCHRUN, *args], env=cli_env(env), cwd=REPO, capture_output=True, text=True,
+def torchrun(*args: str, env: dict[str, str] | None = None, timeout: float = 300,
+             launcher: list[str] = TORCHRUN) -> subprocess.CompletedProcess:
+    return subprocess.run([*launcher, *args], env=cli_env(env), cwd=REPO, capture_output=True, text=True,
                           timeout=timeout)
 
 
@@ -61,7 +64,8 @@ def test_two_processes_give_the_single_process_report_and_one_run(tiny_model, tm
                      "--out-dir", str(tmp_path / "one"))
     assert single.returncode == 0, single.stderr
     # A shutdown hook each rank registers at start-up: the ranks end without the interpreter's shutdown, where a
-    # process group's worker thread freeing a finished exchange can abort a rank after the run completed.
+    # process group's worker thread freeing a finished exchange can abort a rank after the run completed. Their
+    # stdout is a buffered pipe (the console script, unbuffered output off): what rank 0 printed must come out.
     hooks = tmp_path / "hooks"
     hooks.mkdir()
     (hooks / "sitecustomize.py").write_text(
@@ -71,9 +75,10 @@ def test_two_processes_give_the_single_process_report_and_one_run(tiny_model, tm
         "    (here / ('started-' + os.environ['RANK'])).touch()\n"
         "    atexit.register((here / ('shut-down-' + os.environ['RANK'])).touch)\n")
     proc = torchrun(*common, "--name", "tiny", "--results", str(tmp_path / "r2"), "--out-dir", str(tmp_path / "two"),
-                    "--json", env={"PYTHONPATH": f"{hooks}{os.pathsep}{REPO}"})
+                    "--json", env={"PYTHONPATH": f"{hooks}{os.pathsep}{REPO}", "PYTHONUNBUFFERED": ""},
+                    launcher=SCRIPT)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert len(proc.stdout.strip().splitlines()) == 1, proc.stdout  # rank 0 alone reports, its output flushed
+    assert len(proc.stdout.strip().splitlines()) == 1, proc.stdout  # rank 0 alone reports
     assert sorted(p.name for p in hooks.glob("s*-*")) == ["started-0", "started-1"]
     assert "rank 1/2" in proc.stderr and "process group gloo" in proc.stderr
     two = report(tmp_path / "two")
